@@ -1,0 +1,190 @@
+//! `--json FILE`: every number of the run, with the machine it ran on, for tools.
+//!
+//! Written by hand (no serde) in a fixed shape:
+//! `{"tool", "version", "machine": {...}, "settings": {...}, "results": [...], "ratios": [...]}`.
+//! Each result is one implementation at one size: `algorithm`, `implementation`
+//! (`simdcrypt`, `rustcrypto`, `openssl`), `label`, `size`, `ops`, `seconds`,
+//! `bytes_per_second` and `cycles_per_byte` (`null` unless counted).
+
+use std::fmt::Write as _;
+
+use crate::machine::Machine;
+use crate::results::Results;
+
+/// What the run was asked to do.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Settings {
+    /// Seconds per implementation and size.
+    pub seconds: f64,
+    /// Length of one interleaved turn, in milliseconds.
+    pub slice_ms: f64,
+    /// Whether peers were run.
+    pub compare: bool,
+    /// Cycle samples per implementation and size, if cycles were counted.
+    pub cycle_samples: Option<usize>,
+}
+
+/// A JSON string literal.
+fn string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number, or `null` for a missing or non-finite value.
+fn number(value: Option<f64>) -> String {
+    match value {
+        Some(v) if v.is_finite() => format!("{v}"),
+        _ => "null".to_owned(),
+    }
+}
+
+/// The whole document.
+pub fn render(results: &Results, machine: &Machine, settings: &Settings) -> String {
+    let features: Vec<String> = machine.features.iter().map(|f| string(f)).collect();
+    let sizes: Vec<String> = results.sizes.iter().map(usize::to_string).collect();
+    let mut out = String::from("{\n");
+    let _ = writeln!(
+        out,
+        "  \"tool\": \"speed\",\n  \"version\": {},",
+        string(env!("CARGO_PKG_VERSION"))
+    );
+    let _ = writeln!(
+        out,
+        "  \"machine\": {{\"arch\": {}, \"os\": {}, \"cpu_model\": {}, \"logical_cpus\": {}, \
+         \"features\": [{}], \"openssl\": {}}},",
+        string(machine.arch),
+        string(machine.os),
+        string(&machine.cpu_model),
+        machine.logical_cpus,
+        features.join(", "),
+        machine.openssl.as_deref().map_or("null".to_owned(), string),
+    );
+    let _ = writeln!(
+        out,
+        "  \"settings\": {{\"seconds\": {}, \"sizes\": [{}], \"timer\": {}, \
+         \"slice_ms\": {}, \"compare\": {}, \"cycle_samples\": {}, \"cycle_counter\": {}}},",
+        number(Some(settings.seconds)),
+        sizes.join(", "),
+        string(crate::measure::clock::NAME),
+        number(Some(settings.slice_ms)),
+        settings.compare,
+        settings
+            .cycle_samples
+            .map_or("null".to_owned(), |n| n.to_string()),
+        settings.cycle_samples.map_or("null".to_owned(), |_| string(
+            "x86_64 RDTSC (TSC ticks, not core clocks)"
+        )),
+    );
+    let mut results_json = Vec::new();
+    for row in &results.rows {
+        for p in &row.points {
+            results_json.push(format!(
+                "    {{\"algorithm\": {}, \"implementation\": {}, \"label\": {}, \"size\": {}, \
+                 \"ops\": {}, \"seconds\": {}, \"bytes_per_second\": {}, \"cycles_per_byte\": {}}}",
+                string(row.alg),
+                string(row.source.id()),
+                string(&row.label()),
+                p.size,
+                p.count.ops,
+                number(Some(p.count.secs)),
+                number(Some(p.bytes_per_sec())),
+                number(p.cycles_per_byte),
+            ));
+        }
+    }
+    let _ = writeln!(out, "  \"results\": [\n{}\n  ],", results_json.join(",\n"));
+    let mut ratios_json = Vec::new();
+    for r in results.ratios() {
+        for (size, value) in results.sizes.iter().zip(&r.values) {
+            ratios_json.push(format!(
+                "    {{\"algorithm\": {}, \"peer\": {}, \"size\": {size}, \"ours_over_peer\": {}}}",
+                string(r.alg),
+                string(r.peer.id()),
+                number(*value),
+            ));
+        }
+    }
+    let _ = writeln!(out, "  \"ratios\": [\n{}\n  ]\n}}", ratios_json.join(",\n"));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::tests::sample;
+
+    fn machine() -> Machine {
+        Machine {
+            arch: "x86_64",
+            os: "linux",
+            cpu_model: "Test \"CPU\"\\1".to_owned(),
+            logical_cpus: 2,
+            features: vec!["sse2", "avx2"],
+            openssl: None,
+        }
+    }
+
+    #[test]
+    fn escapes_strings() {
+        assert_eq!(string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
+        assert_eq!(number(Some(1.5)), "1.5");
+        assert_eq!(number(Some(f64::INFINITY)), "null");
+        assert_eq!(number(None), "null");
+    }
+
+    #[test]
+    fn document_has_every_result_and_ratio() {
+        let settings = Settings {
+            seconds: 0.5,
+            slice_ms: 20.0,
+            compare: true,
+            cycle_samples: Some(255),
+        };
+        let doc = render(&sample(), &machine(), &settings);
+        assert!(
+            doc.contains("\"cpu_model\": \"Test \\\"CPU\\\"\\\\1\""),
+            "{doc}"
+        );
+        assert!(doc.contains("\"features\": [\"sse2\", \"avx2\"]"));
+        assert!(doc.contains("\"sizes\": [16, 8192]"));
+        // 5 implementations × 2 sizes, 3 peer pairs × 2 sizes.
+        assert_eq!(doc.matches("\"bytes_per_second\"").count(), 10);
+        assert_eq!(doc.matches("\"ours_over_peer\"").count(), 6);
+        assert!(doc.contains(
+            "{\"algorithm\": \"md5\", \"implementation\": \"openssl\", \"label\": \"md5 (OpenSSL)\", \
+             \"size\": 16, \"ops\": 125000000, \"seconds\": 16, \"bytes_per_second\": 125000000, \
+             \"cycles_per_byte\": 4}"
+        ), "{doc}");
+        assert!(doc.contains(
+            "{\"algorithm\": \"rc4\", \"peer\": \"rustcrypto\", \"size\": 8192, \
+             \"ours_over_peer\": 3}"
+        ));
+        // Balanced brackets and braces outside strings: a cheap well-formedness check.
+        let (mut depth, mut in_string, mut escaped) = (0i32, false, false);
+        for c in doc.chars() {
+            match (in_string, escaped, c) {
+                (true, true, _) => escaped = false,
+                (true, false, '\\') => escaped = true,
+                (_, false, '"') => in_string = !in_string,
+                (false, _, '{' | '[') => depth += 1,
+                (false, _, '}' | ']') => depth -= 1,
+                _ => {}
+            }
+            assert!(depth >= 0);
+        }
+        assert_eq!((depth, in_string), (0, false));
+    }
+}

@@ -1,0 +1,178 @@
+//! Every algorithm `speed` knows, in one table, and the generic runners behind it.
+//!
+//! A new crate adds one [`Alg`] entry to [`ALGS`]. A digest entry names its types
+//! through [`digest()`], a stream cipher through [`stream()`]. A block-cipher mode (CBC
+//! with a persistent IV, CTR) adds a runner of the same shape next to these: a struct
+//! that holds the initialised mode, implements [`Runner::run`] by encrypting the
+//! buffer in place, and a generic `fn() -> Box<dyn Runner>` that builds it. Its
+//! OpenSSL peer is an `EVP_CIPHER` name (`Evp::Cipher("AES-128-CBC")`) run through
+//! the same persistent context as RC4; for block ciphers that runner must write to a
+//! scratch buffer, as the `openssl` crate's in-place update wants one spare block.
+
+use std::hint::black_box;
+use std::marker::PhantomData;
+
+use cipher::{KeyInit, StreamCipher};
+use digest::Digest;
+
+/// One implementation of one algorithm, set up (keyed) and ready to process buffers.
+pub trait Runner {
+    /// One operation, as `openssl speed` counts them: hash all of `buf` (the digest
+    /// is thrown away), or encrypt `buf` in place, continuing the cipher's state.
+    fn run(&mut self, buf: &mut [u8]);
+
+    /// The bytes one operation makes from `input` (the digest or the ciphertext);
+    /// used to check that every implementation computes the same thing.
+    fn output(&mut self, input: &[u8]) -> Vec<u8> {
+        let mut buf = input.to_vec();
+        self.run(&mut buf);
+        buf
+    }
+}
+
+/// Builds a fresh runner with the fixed benchmark key.
+pub type Factory = fn() -> Box<dyn Runner>;
+
+/// The name of an algorithm in OpenSSL's libcrypto, for `EVP_MD_fetch` or
+/// `EVP_CIPHER_fetch`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Evp {
+    /// A message digest, hashed one-shot per operation like `EVP_Digest`.
+    Digest(&'static str),
+    /// A cipher, run through one persistent `EVP_CIPHER_CTX` in place.
+    Cipher(&'static str),
+}
+
+impl Evp {
+    /// The name libcrypto knows the algorithm by.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evp::Digest(name) | Evp::Cipher(name) => name,
+        }
+    }
+}
+
+/// One algorithm and every implementation of it that `speed` can run.
+pub struct Alg {
+    /// The name `openssl speed` uses (`md5`, `rc4`, `aes-128-cbc`, ...).
+    pub name: &'static str,
+    /// simdcrypt's crate.
+    pub ours: Factory,
+    /// The RustCrypto crate ours replaces.
+    pub rustcrypto: Factory,
+    /// The same algorithm in OpenSSL's libcrypto, if it has it.
+    pub openssl: Option<Evp>,
+}
+
+/// The key every cipher is benchmarked with (its first `KEY_LEN` bytes).
+const KEY: [u8; 32] = [
+    0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x12,
+    0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x12, 0x34, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x12, 0x34, 0x56,
+];
+
+/// The benchmark key of length `len`.
+pub fn key(len: usize) -> &'static [u8] {
+    &KEY[..len]
+}
+
+/// Every algorithm, in the order `openssl speed` prints them.
+pub const ALGS: &[Alg] = &[
+    Alg {
+        name: "md5",
+        ours: digest::<md5::Md5>,
+        rustcrypto: digest::<rc_md5::Md5>,
+        openssl: Some(Evp::Digest("MD5")),
+    },
+    Alg {
+        name: "rc4",
+        ours: stream::<rc4::Rc4, 16>,
+        rustcrypto: stream::<rc_rc4::Rc4, 16>,
+        openssl: Some(Evp::Cipher("RC4")),
+    },
+];
+
+/// The names of every algorithm, in table order.
+pub fn names() -> Vec<&'static str> {
+    ALGS.iter().map(|alg| alg.name).collect()
+}
+
+/// Hashes the whole buffer one-shot per operation, like `openssl speed`'s `EVP_Digest`.
+struct DigestRunner<D>(PhantomData<D>);
+
+impl<D: Digest> Runner for DigestRunner<D> {
+    fn run(&mut self, buf: &mut [u8]) {
+        black_box(D::digest(black_box(&*buf)));
+    }
+
+    fn output(&mut self, input: &[u8]) -> Vec<u8> {
+        D::digest(input).to_vec()
+    }
+}
+
+/// The runner for digest `D`.
+pub fn digest<D: Digest + 'static>() -> Box<dyn Runner> {
+    Box::new(DigestRunner::<D>(PhantomData))
+}
+
+/// Applies the keystream in place; the cipher's position carries over between
+/// operations, as it does in `openssl speed`.
+struct StreamRunner<C>(C);
+
+impl<C: StreamCipher> Runner for StreamRunner<C> {
+    fn run(&mut self, buf: &mut [u8]) {
+        self.0.apply_keystream(black_box(buf));
+    }
+}
+
+/// The runner for stream cipher `C` keyed with the first `KEY_LEN` bytes of the
+/// benchmark key (`openssl speed rc4` uses 16).
+pub fn stream<C: KeyInit + StreamCipher + 'static, const KEY_LEN: usize>() -> Box<dyn Runner> {
+    let cipher = C::new_from_slice(key(KEY_LEN)).expect("the registry gives a valid key length");
+    Box::new(StreamRunner(cipher))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_unique_lowercase_openssl_style() {
+        let names = names();
+        for (i, name) in names.iter().enumerate() {
+            assert!(!names[..i].contains(name), "{name} registered twice");
+            assert!(
+                name.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-'),
+                "{name} is not an openssl speed name"
+            );
+        }
+    }
+
+    #[test]
+    fn ours_and_rustcrypto_agree() {
+        let input: Vec<u8> = (0..1031u32).map(|i| (i * 7 + 3) as u8).collect();
+        for alg in ALGS {
+            let (mut ours, mut peer) = ((alg.ours)(), (alg.rustcrypto)());
+            // Twice: a stream cipher must carry its position over.
+            for _ in 0..2 {
+                assert_eq!(ours.output(&input), peer.output(&input), "{}", alg.name);
+            }
+        }
+    }
+
+    #[test]
+    fn known_answers() {
+        // RFC 1321 A.5 and RFC 6229 (key 0x0102030405, first keystream bytes).
+        assert_eq!(
+            (digest::<md5::Md5>)().output(b"abc"),
+            [
+                0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0xb0, 0xd6, 0x96, 0x3f, 0x7d, 0x28, 0xe1,
+                0x7f, 0x72
+            ]
+        );
+        let mut rc4 = StreamRunner(rc4::Rc4::new_from_slice(&[1, 2, 3, 4, 5]).unwrap());
+        assert_eq!(rc4.output(&[0; 4]), [0xb2, 0x39, 0x63, 0x05]);
+        // The persistent state: the next call continues the keystream.
+        assert_eq!(rc4.output(&[0; 4]), [0xf0, 0x3d, 0xc0, 0x27]);
+    }
+}
