@@ -9,7 +9,7 @@
 //!   RustCrypto crate (a renamed dev-dependency) through ECB, CBC, CTR, stream
 //!   ciphers and digests.
 //! - [`kat`]: a parser for the readable known-answer files under `tests/data/`.
-//! - [`bench`]: criterion helpers so a crate's bench file is a few lines.
+//! - [`bench`](mod@bench): criterion helpers so a crate's bench file is a few lines.
 //!
 //! Environment knobs, read by every helper:
 //! - `TESTKIT_REQUIRE=avx512,vaes` (or `all`): a named backend the CPU lacks is a

@@ -1,0 +1,445 @@
+//! `cargo xtask ci` and the commands its steps are made of (`test`, forced backends,
+//! `cpu-ladder`, `bench`, docs, semver-checks).
+
+use std::env;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::util::{
+    Cmd, Result, dry_run, files_with_suffix, root, rustflags_plus, rustflags_without_target_cpu,
+    target_dir, which,
+};
+use crate::workspace::Workspace;
+use crate::{cpu, dropin, package_args, setup, tidy};
+
+/// The steps of `cargo xtask ci`, in order (also the names `--skip` takes).
+pub const STEPS: &[(&str, &str)] = &[
+    ("setup", "install what is missing"),
+    ("cpu", "host CPU features"),
+    ("fmt", "cargo fmt --check"),
+    ("clippy", "clippy -D warnings, default and all features"),
+    ("tidy", "policy checks"),
+    ("test", "tests, debug and release"),
+    ("forced", "every forced backend of every crate"),
+    (
+        "ladder",
+        "tests under qemu-x86_64 -cpu qemu64 / Westmere / Haswell",
+    ),
+    ("doc", "docs -D warnings"),
+    ("bench", "criterion benches once each, and the speed tool"),
+    (
+        "semver",
+        "cargo semver-checks against the RustCrypto releases",
+    ),
+    ("dropin", "published dependents patched with our crates"),
+];
+
+/// The qemu CPU models of the ladder (`-cpu` argument, what it offers). Haswell drops
+/// the system-only features qemu's TCG cannot emulate, which it would warn about on
+/// every test binary.
+pub const LADDER: &[(&str, &str)] = &[
+    ("qemu64", "SSE2 only"),
+    ("Westmere", "SSSE3, SSE4.1, AES-NI, PCLMULQDQ; no AVX"),
+    (
+        "Haswell,-pcid,-x2apic,-tsc-deadline,-hle,-invpcid,-rtm",
+        "AVX, AVX2, BMI2; no AVX-512",
+    ),
+];
+
+/// Arguments of the `speed` smoke run (every algorithm, short, with peers and cycles).
+pub const SPEED_ARGS: &[&str] = &["-seconds", "0.05", "--compare", "--cycles"];
+
+/// Runs the steps in order: all of them, or only those in `only`, minus `skip`.
+pub fn run(only: &[String], skip: &[String]) -> Result {
+    for s in only.iter().chain(skip) {
+        if !STEPS.iter().any(|(name, _)| name == s) {
+            let names: Vec<&str> = STEPS.iter().map(|s| s.0).collect();
+            return Err(format!("no step `{s}` (steps: {})", names.join(", ")));
+        }
+    }
+    let root = root();
+    let started = Instant::now();
+    let mut times: Vec<(&str, Option<Duration>, bool)> = Vec::new();
+    let mut failed = None;
+    for &(name, what) in STEPS {
+        if !(only.is_empty() || only.iter().any(|s| s == name)) {
+            continue;
+        }
+        if skip.iter().any(|s| s == name) {
+            println!("\n==> {name}: skipped (--skip)");
+            times.push((name, None, true));
+            continue;
+        }
+        println!("\n==> {name}: {what}");
+        let t = Instant::now();
+        // Read afresh for each step (a few small files).
+        let result = Workspace::load(&root).and_then(|ws| step(name, &ws));
+        let took = t.elapsed();
+        let ok = result.is_ok();
+        println!(
+            "<== {name}: {} in {:.1}s",
+            if ok { "ok" } else { "FAILED" },
+            took.as_secs_f64()
+        );
+        times.push((name, Some(took), ok));
+        if let Err(e) = result {
+            if dry_run() {
+                println!("(dry run: continuing after) error: {e}");
+            } else {
+                failed = Some(format!("ci step `{name}` failed: {e}"));
+                break;
+            }
+        }
+    }
+    println!("\n==> summary");
+    for (name, took, ok) in &times {
+        match took {
+            Some(t) => println!(
+                "  {name:<8} {:>8.1}s  {}",
+                t.as_secs_f64(),
+                if *ok { "ok" } else { "FAILED" }
+            ),
+            None => println!("  {name:<8} {:>9}  skipped", "-"),
+        }
+    }
+    println!("  {:<8} {:>8.1}s", "total", started.elapsed().as_secs_f64());
+    let skipped = crate::util::skipped();
+    if !skipped.is_empty() {
+        println!("\n  SKIPPED ({}):", skipped.len());
+        for s in skipped {
+            println!("    {s}");
+        }
+    }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+fn step(name: &str, ws: &Workspace) -> Result {
+    match name {
+        "setup" => setup::run(),
+        "cpu" => {
+            cpu::print_features();
+            Ok(())
+        }
+        "fmt" => Cmd::cargo().args(["fmt", "--all", "--check"]).run(),
+        "clippy" => clippy(ws),
+        "tidy" => tidy::run(&ws.root),
+        "test" => {
+            test(ws, &[], false)?;
+            test(ws, &[], true)
+        }
+        "forced" => forced(ws, &[], None, true),
+        "ladder" => ladder(ws, &[]),
+        "doc" => doc(ws),
+        "bench" => {
+            bench(ws, &[], &["--test".to_string()])?;
+            speed(ws)
+        }
+        "semver" => semver(ws),
+        "dropin" => dropin::run(ws),
+        _ => Err(format!("unknown step {name}")),
+    }
+}
+
+/// Whether `openssl-sys` will find OpenSSL here (the `speed` crate's `openssl` feature).
+fn openssl_available() -> bool {
+    if env::var_os("OPENSSL_DIR").is_some() {
+        return true;
+    }
+    match env::consts::OS {
+        "linux" => setup::openssl_dev_present(),
+        "macos" => [
+            "/opt/homebrew/opt/openssl@3",
+            "/usr/local/opt/openssl@3",
+            "/opt/homebrew/opt/openssl",
+            "/usr/local/opt/openssl",
+        ]
+        .iter()
+        .any(|p| Path::new(p).is_dir()),
+        _ => false,
+    }
+}
+
+/// `--exclude speed` for `--all-features` runs when OpenSSL is not there.
+fn all_features_exclusions(ws: &Workspace) -> Vec<String> {
+    if ws.speed_openssl && !openssl_available() {
+        crate::util::skip(
+            "speed --all-features: no OpenSSL development files here (set OPENSSL_DIR); \
+             the other crates are checked with --all-features",
+        );
+        vec!["--exclude".into(), "speed".into()]
+    } else {
+        Vec::new()
+    }
+}
+
+fn clippy(ws: &Workspace) -> Result {
+    Cmd::cargo()
+        .args([
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .run()?;
+    Cmd::cargo()
+        .args(["clippy", "--workspace", "--all-targets", "--all-features"])
+        .args(all_features_exclusions(ws))
+        .args(["--", "-D", "warnings"])
+        .run()
+}
+
+fn doc(ws: &Workspace) -> Result {
+    Cmd::cargo()
+        .args(["doc", "--workspace", "--no-deps", "--all-features"])
+        .args(all_features_exclusions(ws))
+        .env(
+            "RUSTDOCFLAGS",
+            rustflags_plus("RUSTDOCFLAGS", "-D warnings"),
+        )
+        .run()
+}
+
+/// `cargo test` of the workspace, or of `packages`.
+pub fn test(ws: &Workspace, packages: &[String], release: bool) -> Result {
+    let mut cmd = Cmd::cargo().arg("test");
+    if packages.is_empty() {
+        cmd = cmd.arg("--workspace");
+    } else {
+        cmd = cmd.args(package_args(ws, packages)?);
+    }
+    if release {
+        cmd = cmd.arg("--release");
+    }
+    cmd.run()
+}
+
+/// The tests of each crate with a backend forced by `--cfg <alg>_backend="<v>"`, for every
+/// backend (or only `backend`) of every crate (or of `packages`). Backends this CPU lacks
+/// are skipped loudly unless `TESTKIT_REQUIRE` names them. Builds in `<target>/forced`, so
+/// the main target directory keeps its fingerprints.
+pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, release: bool) -> Result {
+    for p in packages {
+        ws.get(p)?;
+    }
+    let dir = target_dir().join("forced").display().to_string();
+    let (mut ran, mut skipped) = (Vec::new(), Vec::new());
+    for list in &ws.backends {
+        let cfg = list.cfg_name();
+        let Some(krate) = ws.crate_for(list) else {
+            crate::util::skip(format!("{cfg}: no crate has lib name `{}` (yet)", list.alg));
+            continue;
+        };
+        if !packages.is_empty()
+            && !packages
+                .iter()
+                .any(|p| ws.find(p).is_some_and(|c| c.dir == krate.dir))
+        {
+            continue;
+        }
+        for v in &list.values {
+            if backend.is_some_and(|b| b != v) {
+                continue;
+            }
+            let flag = format!("--cfg {cfg}=\"{v}\"");
+            if let Err(why) = cpu::can_run(v) {
+                if cpu::requirement(v).is_none() {
+                    return Err(why);
+                }
+                if cpu::required(v) {
+                    println!(
+                        "NOTE {flag}: {why}, but TESTKIT_REQUIRE names `{v}`: running (expect a panic)"
+                    );
+                } else {
+                    crate::util::skip(format!("{} {flag}: {why}", krate.package));
+                    skipped.push(format!("{}/{v}", krate.package));
+                    continue;
+                }
+            }
+            println!("--- {} with {flag}", krate.package);
+            let mut cmd = Cmd::cargo()
+                .args(["test", "-p", &krate.spec(), "--target-dir", &dir])
+                .env("RUSTFLAGS", rustflags_plus("RUSTFLAGS", &flag));
+            if release {
+                cmd = cmd.arg("--release");
+            }
+            cmd.run()?;
+            ran.push(format!("{}/{v}", krate.package));
+        }
+    }
+    if ran.is_empty() && skipped.is_empty() {
+        if let Some(b) = backend {
+            return Err(format!("no crate here has a backend `{b}`"));
+        }
+        println!("no forced backends to run");
+    }
+    println!(
+        "forced backends run: {}",
+        if ran.is_empty() {
+            "-".into()
+        } else {
+            ran.join(" ")
+        }
+    );
+    if !skipped.is_empty() {
+        println!(
+            "forced backends SKIPPED (this CPU lacks them): {}",
+            skipped.join(" ")
+        );
+    }
+    Ok(())
+}
+
+/// The library crates' tests with real run-time detection on weaker CPUs: qemu-x86_64
+/// as the cargo runner with each model of [`LADDER`]. x86_64 Linux hosts only.
+pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
+        crate::util::skip(format!(
+            "cpu-ladder: it needs an x86_64 Linux host with qemu-user (this is {}/{})",
+            env::consts::OS,
+            env::consts::ARCH
+        ));
+        return Ok(());
+    }
+    let pkgs = package_args(ws, packages)?;
+    if pkgs.is_empty() {
+        crate::util::skip("cpu-ladder: no library crates under crates/ yet");
+        return Ok(());
+    }
+    if which("qemu-x86_64").is_none() {
+        return Err(
+            "qemu-x86_64 not found: run `cargo xtask setup` (apt-get install qemu-user)".into(),
+        );
+    }
+    // (qemu 7 exits 1 after printing the list.)
+    let models = Cmd::new("qemu-x86_64")
+        .args(["-cpu", "help"])
+        .output_any()?;
+    for (cpu, _) in LADDER {
+        let model = cpu.split(',').next().unwrap_or(cpu);
+        if !models
+            .lines()
+            .any(|l| l.split_whitespace().nth(1) == Some(model))
+        {
+            return Err(format!(
+                "`qemu-x86_64 -cpu help` does not list the model {model}"
+            ));
+        }
+    }
+    let dir = target_dir().join("ladder").display().to_string();
+    let runner_var = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
+    for (m, offers) in LADDER {
+        println!("--- cpu ladder: qemu-x86_64 -cpu {m} ({offers})");
+        // Built for the baseline host target (no target-cpu), run on the emulated model;
+        // TESTKIT_REQUIRE is for the real host, not for these weaker CPUs.
+        let mut cmd = Cmd::cargo()
+            .args(["test", "--release", "--target-dir", &dir])
+            .args(pkgs.iter().cloned())
+            .env(runner_var, format!("qemu-x86_64 -cpu {m}"))
+            .env_remove("TESTKIT_REQUIRE")
+            // Emulation is ~20-50x slower: the differential runs shrink to 10^4 cases
+            // (the full 10^6 run natively in the `test` and `forced` steps).
+            .env("TESTKIT_CASES", env::var("TESTKIT_CASES").unwrap_or_else(|_| "10000".into()));
+        if let Some(flags) = rustflags_without_target_cpu() {
+            cmd = cmd.env("RUSTFLAGS", flags);
+        }
+        cmd.run()?;
+    }
+    Ok(())
+}
+
+/// The criterion benches (`--bench '*'`: bench targets only), with `args` for criterion.
+pub fn bench(ws: &Workspace, packages: &[String], args: &[String]) -> Result {
+    let any = ws
+        .crates
+        .iter()
+        .map(|c| c.dir.join("benches"))
+        .chain([ws.root.join("benches/benches")])
+        .any(|d| !files_with_suffix(&d, ".rs").is_empty());
+    if !any {
+        crate::util::skip("bench: no bench targets yet");
+        return Ok(());
+    }
+    let mut cmd = Cmd::cargo().arg("bench");
+    if packages.is_empty() {
+        cmd = cmd.arg("--workspace");
+    } else {
+        cmd = cmd.args(package_args(ws, packages)?);
+    }
+    cmd.args(["--bench", "*"])
+        .arg("--")
+        .args(args.iter().cloned())
+        .run()
+}
+
+/// A short run of the `speed` tool over every algorithm, and with OpenSSL as a peer.
+fn speed(ws: &Workspace) -> Result {
+    if !ws.has_speed {
+        crate::util::skip("speed: no benches/ package yet");
+        return Ok(());
+    }
+    Cmd::cargo()
+        .args(["run", "--release", "-p", "speed", "--"])
+        .args(SPEED_ARGS.iter().copied())
+        .run()?;
+    if !ws.speed_openssl {
+        crate::util::skip("speed --features openssl: the speed package has no `openssl` feature");
+    } else if !openssl_available() {
+        crate::util::skip("speed --features openssl: no OpenSSL development files here");
+    } else {
+        Cmd::cargo()
+            .args([
+                "run",
+                "--release",
+                "-p",
+                "speed",
+                "--features",
+                "openssl",
+                "--",
+            ])
+            .args(SPEED_ARGS.iter().copied())
+            .run()?;
+    }
+    Ok(())
+}
+
+/// `cargo semver-checks` of every publishable crate against the RustCrypto release it
+/// replaces: the version pinned by its peer dev-dependency (`--baseline-version`), else
+/// cargo-semver-checks' default (the newest published version not above ours).
+fn semver(ws: &Workspace) -> Result {
+    let publishable: Vec<_> = ws.crates.iter().filter(|c| c.publish).collect();
+    if publishable.is_empty() {
+        crate::util::skip("semver: no publishable crates under crates/ yet");
+        return Ok(());
+    }
+    let mut failed = Vec::new();
+    for c in publishable {
+        let mut cmd = Cmd::cargo().args(["semver-checks", "check-release", "-p", &c.package]);
+        match &c.peer_version {
+            Some(v) => {
+                println!(
+                    "--- {}: baseline {} {v} from crates.io (its peer pin)",
+                    c.package, c.package
+                );
+                cmd = cmd.args(["--baseline-version", v]);
+            }
+            None => println!(
+                "--- {}: no `=x.y.z` peer pin: baseline = newest published version not above ours",
+                c.package
+            ),
+        }
+        if let Err(e) = cmd.run() {
+            println!("FAILED semver {}: {e}", c.package);
+            failed.push(c.package.clone());
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("semver-checks failed for {}", failed.join(", ")))
+    }
+}

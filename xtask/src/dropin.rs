@@ -1,0 +1,337 @@
+//! `cargo xtask dropin`: our crates as drop-in replacements, seen from a user's project.
+//!
+//! Writes a throwaway project under `<target>/dropin/` that depends on **published**
+//! crates (`hmac`, `rc4`, …) and patches crates.io with our crates
+//! (`[patch.crates-io] md-5 = { path = … }`), runs known-answer vectors through the
+//! published crates' APIs, and proves the patch took effect (`cargo tree -i <crate>`
+//! must show our path). One table entry per check: a new crate adds one [`DropIn`].
+
+use std::fmt::Write as _;
+use std::fs;
+use std::path::Path;
+
+use crate::util::{Cmd, Result, target_dir};
+use crate::workspace::Workspace;
+
+/// One drop-in check.
+pub struct DropIn {
+    /// Names the check (and its module in the generated `main.rs`).
+    pub name: &'static str,
+    /// Our crates it patches in; the entry is skipped while one of them does not exist.
+    pub patches: &'static [&'static str],
+    /// `[dependencies]` lines (published versions, as a user writes them).
+    pub deps: &'static str,
+    /// A module body defining `pub fn check() -> Result<(), String>`; it may use
+    /// `crate::hex("…")` and `crate::expect(what, got, want)`.
+    pub check: &'static str,
+}
+
+pub const DROPINS: &[DropIn] = &[
+    DropIn {
+        name: "hmac_md5",
+        patches: &["md-5"],
+        deps: "hmac = \"0.13\"\nmd-5 = \"0.11\"",
+        check: HMAC_MD5,
+    },
+    DropIn {
+        name: "rc4",
+        patches: &["rc4"],
+        deps: "rc4 = \"0.2\"",
+        check: RC4,
+    },
+];
+
+/// RFC 2202 §2 (HMAC-MD5 test cases 1–7) through the published `hmac`, and two
+/// RFC 1321 §A.5 digests through `digest`.
+const HMAC_MD5: &str = r#"
+use hmac::{Hmac, KeyInit, Mac};
+use md5::{Digest, Md5};
+
+pub fn check() -> Result<(), String> {
+    let aa80 = [0xaa; 80];
+    let key4: Vec<u8> = (1..=25).collect();
+    let cases: [(&[u8], &[u8], &str); 7] = [
+        (&[0x0b; 16], b"Hi There", "9294727a3638bb1c13f48ef8158bfc9d"),
+        (b"Jefe", b"what do ya want for nothing?", "750c783e6ab0b503eaa86e310a5db738"),
+        (&[0xaa; 16], &[0xdd; 50], "56be34521d144c88dbb8c733f0e8b3f6"),
+        (&key4, &[0xcd; 50], "697eaf0aca3a3aea3a75164746ffaa79"),
+        (&[0x0c; 16], b"Test With Truncation", "56461ef2342edc00f9bab995690efd4c"),
+        (&aa80, b"Test Using Larger Than Block-Size Key - Hash Key First",
+            "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd"),
+        (&aa80, b"Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data",
+            "6f630fad67cda0ee1fb1f562db3aa53e"),
+    ];
+    for (i, (key, data, want)) in cases.iter().enumerate() {
+        let mut mac = Hmac::<Md5>::new_from_slice(key).map_err(|e| e.to_string())?;
+        mac.update(data);
+        crate::expect(&format!("RFC 2202 HMAC-MD5 case {}", i + 1),
+            &mac.finalize().into_bytes()[..], &crate::hex(want))?;
+        // Again, fed byte by byte, then verified through the constant-time API.
+        let mut mac = Hmac::<Md5>::new_from_slice(key).map_err(|e| e.to_string())?;
+        data.iter().for_each(|b| mac.update(&[*b]));
+        mac.verify_slice(&crate::hex(want))
+            .map_err(|_| format!("RFC 2202 HMAC-MD5 case {} (bytewise) mismatch", i + 1))?;
+    }
+    crate::expect("RFC 1321 md5(\"abc\")", &Md5::digest(b"abc")[..],
+        &crate::hex("900150983cd24fb0d6963f7d28e17f72"))?;
+    crate::expect("RFC 1321 md5(digits x8)", &Md5::digest("1234567890".repeat(8).as_bytes())[..],
+        &crate::hex("57edf4a22be3c955ac49da2e2107b67a"))?;
+    Ok(())
+}
+"#;
+
+/// RFC 6229 §2 keystreams (keys of 40, 128 and 256 bits and §3's 0x833222772a), all 18
+/// offsets, through `StreamCipher::apply_keystream` in one call and in odd-sized pieces.
+const RC4: &str = r#"
+use rc4::{KeyInit, Rc4, StreamCipher};
+
+const OFFSETS: [usize; 18] =
+    [0, 16, 240, 256, 496, 512, 752, 768, 1008, 1024, 1520, 1536, 2032, 2048, 3056, 3072, 4080, 4096];
+
+const VECTORS: [(&str, [&str; 18]); 4] = [
+    ("0102030405", [
+        "b2396305f03dc027ccc3524a0a1118a8", "6982944f18fc82d589c403a47a0d0919",
+        "28cb1132c96ce286421dcaadb8b69eae", "1cfcf62b03eddb641d77dfcf7f8d8c93",
+        "42b7d0cdd918a8a33dd51781c81f4041", "6459844432a7da923cfb3eb4980661f6",
+        "ec10327bde2beefd18f9277680457e22", "eb62638d4f0ba1fe9fca20e05bf8ff2b",
+        "45129048e6a0ed0b56b490338f078da5", "30abbcc7c20b01609f23ee2d5f6bb7df",
+        "3294f744d8f9790507e70f62e5bbceea", "d8729db41882259bee4f825325f5a130",
+        "1eb14a0c13b3bf47fa2a0ba93ad45b8b", "cc582f8ba9f265e2b1be9112e975d2d7",
+        "f2e30f9bd102ecbf75aaade9bc35c43c", "ec0e11c479dc329dc8da7968fe965681",
+        "068326a2118416d21f9d04b2cd1ca050", "ff25b58995996707e51fbdf08b34d875",
+    ]),
+    ("0102030405060708090a0b0c0d0e0f10", [
+        "9ac7cc9a609d1ef7b2932899cde41b97", "5248c4959014126a6e8a84f11d1a9e1c",
+        "065902e4b620f6cc36c8589f66432f2b", "d39d566bc6bce3010768151549f3873f",
+        "b6d1e6c4a5e4771cad79538df295fb11", "c68c1d5c559a974123df1dbc52a43b89",
+        "c5ecf88de897fd57fed301701b82a259", "eccbe13de1fcc91c11a0b26c0bc8fa4d",
+        "e7a72574f8782ae26aabcf9ebcd66065", "bdf0324e6083dcc6d3cedd3ca8c53c16",
+        "b40110c4190b5622a96116b0017ed297", "ffa0b514647ec04f6306b892ae661181",
+        "d03d1bc03cd33d70dff9fa5d71963ebd", "8a44126411eaa78bd51e8d87a8879bf5",
+        "fabeb76028ade2d0e48722e46c4615a3", "c05d88abd50357f935a63c59ee537623",
+        "ff38265c1642c1abe8d3c2fe5e572bf8", "a36a4c301ae8ac13610ccbc12256cacc",
+    ]),
+    ("0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20", [
+        "eaa6bd25880bf93d3f5d1e4ca2611d91", "cfa45c9f7e714b54bdfa80027cb14380",
+        "114ae344ded71b35f2e60febad727fd8", "02e1e7056b0f623900496422943e97b6",
+        "91cb93c787964e10d9527d999c6f936b", "49b18b42f8e8367cbeb5ef104ba1c7cd",
+        "87084b3ba700bade955610672745b374", "e7a7b9e9ec540d5ff43bdb12792d1b35",
+        "c799b596738f6b018c76c74b1759bd90", "7fec5bfd9f9b89ce6548309092d7e958",
+        "40f250b26d1f096a4afd4c340a588815", "3e34135c79db010200767651cf263073",
+        "f656abccf88dd827027b2ce917d464ec", "18b62503bfbc077fbabb98f20d98ab34",
+        "8aed95ee5b0dcbfbef4eb21d3a3f52f9", "625a1ab00ee39a5327346bddb01a9c18",
+        "a13a7c79c7e119b5ab0296ab28c300b9", "f3e4c0a2e02d1d01f7f0a74618af2b48",
+    ]),
+    ("833222772a", [
+        "80ad97bdc973df8a2e879e92a497efda", "20f060c2f2e5126501d3d4fea10d5fc0",
+        "faa148e99046181fec6b2085f3b20ed9", "f0daf5bab3d596839857846f73fbfe5a",
+        "1c7e2fc4639232fe297584b296996bc8", "3db9b249406cc8edffac55ccd322ba12",
+        "e4f9f7e0066154bbd125b745569bc897", "75d5ef262b44c41a9cf63ae14568e1b9",
+        "6da453dbf81e82334a3d8866cb50a1e3", "7828d074119cab5c22b294d7a9bfa0bb",
+        "adb89cea9a15fbe617295bd04b8ca05c", "6251d87fd4aaae9a7e4ad5c217d3f300",
+        "e7119bd6dd9b22afe8f89585432881e2", "785b60fd7ec4e9fcb6545f350d660fab",
+        "afecc037fdb7b0838eb3d70bcd268382", "dbc1a7b49d57358cc9fa6d61d73b7cf0",
+        "6349d126a37afcba89794f9804914fdc", "bf42c3018c2f7c66bfde524975768115",
+    ]),
+];
+
+pub fn check() -> Result<(), String> {
+    for (key, rows) in VECTORS {
+        let key = crate::hex(key);
+        let mut whole = vec![0u8; 4112];
+        Rc4::new_from_slice(&key).map_err(|e| e.to_string())?.apply_keystream(&mut whole);
+        let mut pieces = vec![0u8; 4112];
+        let mut rc4 = Rc4::new_from_slice(&key).map_err(|e| e.to_string())?;
+        let mut rest = &mut pieces[..];
+        for n in [1usize, 15, 64, 3, 255, 1000, 7].iter().cycle() {
+            if rest.is_empty() { break; }
+            let (now, later) = rest.split_at_mut((*n).min(rest.len()));
+            rc4.apply_keystream(now);
+            rest = later;
+        }
+        for (off, want) in OFFSETS.iter().zip(rows) {
+            let what = format!("RFC 6229 key {} offset {off}", crate::hex_str(&key));
+            crate::expect(&what, &whole[*off..off + 16], &crate::hex(want))?;
+            crate::expect(&format!("{what} (in pieces)"), &pieces[*off..off + 16], &crate::hex(want))?;
+        }
+    }
+    let too_long = vec![0u8; 257];
+    if Rc4::new_from_slice(&too_long).is_ok() || Rc4::new_from_slice(&[]).is_ok() {
+        return Err("rc4 accepted a key outside 1..=256 bytes".into());
+    }
+    Ok(())
+}
+"#;
+
+const MAIN_HEAD: &str = r#"//! Generated by `cargo xtask dropin`: published crates, patched with simdcrypt's.
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap()).collect()
+}
+
+fn hex_str(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn expect(what: &str, got: &[u8], want: &[u8]) -> Result<(), String> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("{what}: got {}, want {}", hex_str(got), hex_str(want)))
+    }
+}
+"#;
+
+/// The generated `Cargo.toml` and `src/main.rs` for the entries `active`.
+fn project(ws: &Workspace, active: &[&DropIn]) -> (String, String) {
+    let mut toml = String::from(
+        "# Generated by `cargo xtask dropin`: a throwaway user project.\n\
+         [package]\nname = \"simdcrypt-dropin\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+         # Not a member of the simdcrypt workspace above it.\n[workspace]\n\n[dependencies]\n",
+    );
+    let mut seen_deps = Vec::new();
+    for line in active.iter().flat_map(|d| d.deps.lines()) {
+        if !seen_deps.contains(&line) {
+            seen_deps.push(line);
+            toml.push_str(line);
+            toml.push('\n');
+        }
+    }
+    toml.push_str("\n[patch.crates-io]\n");
+    let mut seen_patches = Vec::new();
+    for name in active.iter().flat_map(|d| d.patches.iter()) {
+        if let Some(c) = ws.find(name)
+            && !seen_patches.contains(name)
+        {
+            seen_patches.push(name);
+            // A TOML literal string: no escapes, so Windows paths stay as they are.
+            let _ = writeln!(toml, "{} = {{ path = '{}' }}", c.package, c.dir.display());
+        }
+    }
+    let mut main = String::from(MAIN_HEAD);
+    for d in active {
+        let _ = write!(main, "\nmod check_{} {{{}}}\n", d.name, d.check);
+    }
+    main.push_str("\nfn main() {\n    let mut failed = 0;\n");
+    for d in active {
+        let _ = writeln!(
+            main,
+            "    match check_{0}::check() {{\n        Ok(()) => println!(\"ok   {0}\"),\n        \
+             Err(e) => {{ println!(\"FAIL {0}: {{e}}\"); failed += 1; }}\n    }}",
+            d.name
+        );
+    }
+    main.push_str("    if failed > 0 {\n        std::process::exit(1);\n    }\n}\n");
+    (toml, main)
+}
+
+pub fn run(ws: &Workspace) -> Result {
+    let mut active = Vec::new();
+    for d in DROPINS {
+        let missing: Vec<&str> = d
+            .patches
+            .iter()
+            .copied()
+            .filter(|p| ws.find(p).is_none())
+            .collect();
+        if missing.is_empty() {
+            active.push(d);
+        } else {
+            crate::util::skip(format!(
+                "dropin {}: crates/{} not in the workspace yet",
+                d.name,
+                missing.join(", crates/")
+            ));
+        }
+    }
+    if active.is_empty() {
+        crate::util::skip("dropin: none of its crates exist yet");
+        return Ok(());
+    }
+    let dir = target_dir().join("dropin");
+    let (toml, main) = project(ws, &active);
+    if crate::util::dry_run() {
+        println!("would write {}/Cargo.toml:\n{toml}", dir.display());
+    } else {
+        fs::create_dir_all(dir.join("src")).map_err(|e| format!("{}: {e}", dir.display()))?;
+        write_if_changed(&dir.join("Cargo.toml"), &toml)?;
+        write_if_changed(&dir.join("src/main.rs"), &main)?;
+    }
+    let manifest = dir.join("Cargo.toml").display().to_string();
+    let target = dir.join("target").display().to_string();
+    // Resolve afresh so the newest published dependents are the ones tested.
+    let _ = fs::remove_file(dir.join("Cargo.lock"));
+    Cmd::cargo()
+        .dir(&dir)
+        .args(["run", "--manifest-path", &manifest, "--target-dir", &target])
+        .run()?;
+    // The proof that the published graph uses our code, not crates.io's.
+    let mut patched = Vec::new();
+    for name in active.iter().flat_map(|d| d.patches.iter()) {
+        if patched.contains(name) {
+            continue;
+        }
+        patched.push(name);
+        let ours = ws.get(name)?;
+        let tree = Cmd::cargo()
+            .dir(&dir)
+            .args(["tree", "--manifest-path", &manifest, "-i", &ours.package])
+            .env("CARGO_TERM_COLOR", "never");
+        println!("$ {}", tree.display());
+        if crate::util::dry_run() {
+            continue;
+        }
+        let out = tree.output()?;
+        print!("{out}");
+        let path = ours.dir.display().to_string();
+        if !out.lines().next().is_some_and(|l| l.contains(&path)) {
+            return Err(format!(
+                "dropin: `cargo tree -i {}` does not show {path}: the [patch.crates-io] did not \
+                 take effect (is our version semver-compatible with the published one?)",
+                ours.package
+            ));
+        }
+        println!("patched: {} resolves to {path}", ours.package);
+    }
+    Ok(())
+}
+
+fn write_if_changed(path: &Path, text: &str) -> Result {
+    if fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::workspace::Crate;
+    use std::path::PathBuf;
+
+    #[test]
+    fn generated_project() {
+        let krate = |package: &str, lib: &str| Crate {
+            dir: PathBuf::from(format!("/w/crates/{package}")),
+            package: package.into(),
+            lib: lib.into(),
+            version: Some("0.11.1".into()),
+            publish: true,
+            peer_version: None,
+        };
+        let ws = Workspace {
+            root: PathBuf::from("/w"),
+            crates: vec![krate("md-5", "md5"), krate("rc4", "rc4")],
+            backends: Vec::new(),
+            has_speed: false,
+            speed_openssl: false,
+        };
+        let all: Vec<&DropIn> = DROPINS.iter().collect();
+        let (toml, main) = project(&ws, &all);
+        assert!(toml.contains("\n[workspace]\n"));
+        assert!(toml.contains("hmac = \"0.13\"\nmd-5 = \"0.11\"\nrc4 = \"0.2\"\n"));
+        assert!(toml.contains("[patch.crates-io]\nmd-5 = { path = '/w/crates/md-5' }\nrc4 = { path = '/w/crates/rc4' }\n"));
+        assert!(main.contains("mod check_hmac_md5 {"));
+        assert!(main.contains("match check_rc4::check()"));
+    }
+}

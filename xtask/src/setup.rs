@@ -1,0 +1,134 @@
+//! `cargo xtask setup`: installs what `cargo xtask ci` needs and is missing; skips what
+//! is there, so it is quick on a prepared machine.
+//!
+//! - Debian/Ubuntu: `qemu-user` (for `qemu-x86_64`, x86_64 hosts only), `pkg-config` and
+//!   `libssl-dev` (the `speed` crate's `openssl` feature), through apt-get;
+//! - rustup components `rustfmt` and `clippy`;
+//! - `cargo-semver-checks` (`cargo install --locked`, ~16 minutes cold).
+
+use std::env;
+
+use crate::util::{Cmd, Result, dry_run, is_root, which};
+
+pub fn run() -> Result {
+    apt_packages()?;
+    components()?;
+    semver_checks()
+}
+
+/// Whether `pkg-config` finds OpenSSL (what `openssl-sys` asks on Linux).
+pub fn openssl_dev_present() -> bool {
+    Cmd::new("pkg-config")
+        .args(["--exists", "openssl"])
+        .succeeds()
+}
+
+fn apt_packages() -> Result {
+    if !cfg!(target_os = "linux") {
+        println!(
+            "setup: {} host: no system packages installed (the qemu CPU ladder and cross runs \
+             are Linux-only and skip themselves)",
+            env::consts::OS
+        );
+        return Ok(());
+    }
+    let mut missing = Vec::new();
+    if cfg!(target_arch = "x86_64") && which("qemu-x86_64").is_none() {
+        missing.push("qemu-user");
+    }
+    if which("pkg-config").is_none() {
+        missing.push("pkg-config");
+    }
+    if !openssl_dev_present() {
+        missing.push("libssl-dev");
+    }
+    if missing.is_empty() {
+        println!("setup: system packages present (qemu-x86_64, pkg-config, libssl-dev)");
+        return Ok(());
+    }
+    let install = format!(
+        "apt-get update && apt-get install -y --no-install-recommends {}",
+        missing.join(" ")
+    );
+    if which("apt-get").is_none() {
+        return Err(format!(
+            "setup: missing {} and this is not a Debian-like system: install the equivalents \
+             (qemu-user, pkg-config, OpenSSL headers) and rerun",
+            missing.join(", ")
+        ));
+    }
+    // Root runs apt-get itself; others need password-less sudo (as on CI runners).
+    let sudo = if is_root() {
+        false
+    } else if which("sudo").is_some() && Cmd::new("sudo").args(["-n", "true"]).succeeds() {
+        true
+    } else {
+        return Err(format!(
+            "setup: missing {} and not root: run\n    sudo sh -c '{install}'\nthen rerun",
+            missing.join(", ")
+        ));
+    };
+    let apt = |args: &[&str]| {
+        let mut c = if sudo {
+            Cmd::new("sudo").args(["-n", "env", "DEBIAN_FRONTEND=noninteractive", "apt-get"])
+        } else {
+            Cmd::new("apt-get").env("DEBIAN_FRONTEND", "noninteractive")
+        };
+        c = c.args(args.iter().copied());
+        c
+    };
+    let mut args = vec!["install", "-y", "--no-install-recommends"];
+    args.extend(&missing);
+    let done = apt(&["update"]).run().and_then(|()| apt(&args).run());
+    if let Err(e) = done {
+        let prefix = if sudo { "sudo " } else { "" };
+        return Err(format!(
+            "setup: {e}\ninstall them yourself:\n    {prefix}sh -c '{install}'"
+        ));
+    }
+    if !dry_run() && cfg!(target_arch = "x86_64") && which("qemu-x86_64").is_none() {
+        return Err("setup: qemu-user is installed but qemu-x86_64 is not on PATH".into());
+    }
+    Ok(())
+}
+
+fn components() -> Result {
+    let cargo = crate::util::cargo_program();
+    let missing: Vec<&str> = [("rustfmt", "fmt"), ("clippy", "clippy")]
+        .iter()
+        .filter(|(_, sub)| !Cmd::new(&cargo).args([*sub, "--version"]).succeeds())
+        .map(|(component, _)| *component)
+        .collect();
+    if missing.is_empty() {
+        println!("setup: rustfmt and clippy present");
+        return Ok(());
+    }
+    let cmd = Cmd::new("rustup")
+        .args(["component", "add"])
+        .args(missing.iter().copied());
+    if which("rustup").is_none() {
+        return Err(format!(
+            "setup: missing {}, and no rustup: run `{}` with your toolchain manager's equivalent",
+            missing.join(", "),
+            cmd.display()
+        ));
+    }
+    cmd.run()
+        .map_err(|e| format!("setup: {e}\nrun yourself:\n    {}", cmd.display()))
+}
+
+fn semver_checks() -> Result {
+    let cargo = crate::util::cargo_program();
+    if let Ok(v) = Cmd::new(&cargo)
+        .args(["semver-checks", "--version"])
+        .output()
+    {
+        println!("setup: {} present", v.trim());
+        return Ok(());
+    }
+    println!("setup: installing cargo-semver-checks (about 16 minutes on a cold machine)");
+    let cmd = Cmd::new(&cargo).args(["install", "--locked", "cargo-semver-checks"]);
+    cmd.run().map_err(|e| {
+        format!("setup: {e}\nrun yourself:\n    cargo install --locked cargo-semver-checks")
+    })
+}
