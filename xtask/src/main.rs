@@ -6,7 +6,7 @@
 //! `cargo xtask help` for every command. Plain std, no dependencies.
 //!
 //! The forced backends are the root `Cargo.toml`'s `unexpected_cfgs` check-cfg list
-//! (`cfg(md5_backend, values("soft", "x86_64", "avx512"))` → crate with lib name `md5`);
+//! (`cfg(md5_backend, values("soft", "avx512"))` → crate with lib name `md5`);
 //! what each backend needs from the CPU is the table in `cpu.rs`.
 
 #![forbid(unsafe_code)]

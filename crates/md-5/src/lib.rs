@@ -1,0 +1,249 @@
+//! Pure Rust implementation of the [MD5] cryptographic hash algorithm, a drop-in
+//! replacement for RustCrypto's [`md-5`](https://docs.rs/md-5/0.11.0) 0.11 with
+//! backends chosen at run time.
+//!
+//! # ⚠️ Security Warning
+//!
+//! This crate is provided for the purposes of legacy interoperability with
+//! protocols and systems which mandate the use of MD5.
+//!
+//! However, MD5 is [cryptographically broken and unsuitable for further use][1].
+//!
+//! Collision attacks against MD5 are both practical and trivial, and
+//! [theoretical attacks against MD5's preimage resistance have been found][2].
+//!
+//! [RFC 6151] advises no new IETF protocols can be designed MD5-based constructions,
+//! including HMAC-MD5.
+//!
+//! # Examples
+//!
+//! ```rust
+//! use md5::{Md5, Digest};
+//! use hex_literal::hex;
+//!
+//! let mut hasher = Md5::new();
+//! hasher.update(b"hello world");
+//! let hash = hasher.finalize();
+//!
+//! assert_eq!(hash, hex!("5eb63bbbe01eeed093cb22bb8f5acdc3"));
+//! ```
+//!
+//! See the [`digest`] crate docs for additional examples.
+//!
+//! # Backends
+//!
+//! MD5 is one serial chain of 64 steps per 64-byte block, so a backend is as fast
+//! as the latency of one step; SIMD width does not help a single message.
+//!
+//! | cfg value | used when | step latency |
+//! |---|---|---|
+//! | `md5_backend="avx512"` | x86/x86-64 with AVX-512 F and VL | 4 cycles: each state word lives in lane 0 of an `xmm` register, `vpternlogd` computes F/G/H/I in one instruction, `vprold` rotates; message words and constants are added off the critical path (≈ 4.0 cycles per byte) |
+//! | `md5_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | 4–5 cycles: portable Rust arranged so that only one or two operations per step depend on the previous step (≈ 4.5 cycles per byte on x86-64) |
+//!
+//! The backend is detected once (the result is cached by `cpufeatures`) and stored
+//! in [`block_api::Md5Core`] when it is created, so each bulk update dispatches once.
+//! [`block_api::compress`] dispatches once per call.
+//!
+//! # Security
+//!
+//! Both backends run in constant time with respect to the data hashed: they use
+//! only additions, rotations by constant amounts and bitwise logic, with no
+//! data-dependent branches or table lookups. (That does not make MD5 secure; see
+//! above.)
+//!
+//! # Configuration
+//!
+//! The backend can be forced at build time, mainly for testing:
+//!
+//! ```text
+//! RUSTFLAGS='--cfg md5_backend="soft"' cargo test
+//! RUSTFLAGS='--cfg md5_backend="avx512"' cargo test
+//! ```
+//!
+//! Forcing `soft` is honoured everywhere. Forcing `avx512` on a CPU without
+//! AVX-512 F/VL (or on a non-x86 target) makes creating a hasher, or calling
+//! [`block_api::compress`], panic with a clear message. Forcing never removes
+//! code: every backend stays compiled.
+//!
+//! Crate features, as in RustCrypto's `md-5`: `alloc` and `oid` (default;
+//! `oid` implements `AssociatedOid` for [`Md5`]) and `zeroize` (the hasher state
+//! is zeroized on drop).
+//!
+//! [MD5]: https://en.wikipedia.org/wiki/MD5
+//! [1]: https://www.kb.cert.org/vuls/id/836068
+//! [2]: https://dl.acm.org/citation.cfm?id=1724151
+//! [RFC 6151]: https://tools.ietf.org/html/rfc6151
+
+#![no_std]
+#![warn(missing_docs, unreachable_pub)]
+
+pub use digest::{self, Digest};
+
+mod backends;
+
+#[doc(hidden)]
+pub use backends::__backends;
+
+/// Block-level types
+pub mod block_api {
+    use crate::backends::{self, Backend};
+    use core::fmt;
+    use digest::{
+        HashMarker, Output,
+        array::Array,
+        block_api::{
+            AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
+            OutputSizeUser, Reset, UpdateCore,
+        },
+        common::hazmat::{DeserializeStateError, SerializableState, SerializedState},
+        typenum::{U16, U24, U64, Unsigned},
+    };
+
+    const STATE_LEN: usize = 4;
+    const STATE_INIT: [u32; STATE_LEN] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476];
+
+    /// MD5 compression function
+    ///
+    /// Absorbs `blocks` into `state` with the fastest backend this CPU supports.
+    #[inline]
+    pub fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
+        backends::detect().compress(state, blocks)
+    }
+
+    /// Core MD5 hasher state.
+    #[derive(Clone)]
+    pub struct Md5Core {
+        block_len: u64,
+        state: [u32; STATE_LEN],
+        backend: Backend,
+    }
+
+    impl HashMarker for Md5Core {}
+
+    impl BlockSizeUser for Md5Core {
+        type BlockSize = U64;
+    }
+
+    impl BufferKindUser for Md5Core {
+        type BufferKind = Eager;
+    }
+
+    impl OutputSizeUser for Md5Core {
+        type OutputSize = U16;
+    }
+
+    impl UpdateCore for Md5Core {
+        #[inline]
+        fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+            self.block_len = self.block_len.wrapping_add(blocks.len() as u64);
+            let blocks = Array::cast_slice_to_core(blocks);
+            self.backend.compress(&mut self.state, blocks)
+        }
+    }
+
+    impl FixedOutputCore for Md5Core {
+        #[inline]
+        fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+            let bit_len = self
+                .block_len
+                .wrapping_mul(Self::BlockSize::U64)
+                .wrapping_add(buffer.get_pos() as u64)
+                .wrapping_mul(8);
+            let mut s = self.state;
+            let backend = self.backend;
+            buffer.len64_padding_le(bit_len, |b| backend.compress(&mut s, &[b.0]));
+            for (chunk, v) in out.chunks_exact_mut(4).zip(s.iter()) {
+                chunk.copy_from_slice(&v.to_le_bytes());
+            }
+        }
+    }
+
+    impl Default for Md5Core {
+        #[inline]
+        fn default() -> Self {
+            Self {
+                block_len: 0,
+                state: STATE_INIT,
+                backend: backends::detect(),
+            }
+        }
+    }
+
+    impl Reset for Md5Core {
+        #[inline]
+        fn reset(&mut self) {
+            // The backend stays: the CPU did not change.
+            self.block_len = 0;
+            self.state = STATE_INIT;
+        }
+    }
+
+    impl AlgorithmName for Md5Core {
+        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Md5")
+        }
+    }
+
+    impl fmt::Debug for Md5Core {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Md5Core { ... }")
+        }
+    }
+
+    impl Drop for Md5Core {
+        fn drop(&mut self) {
+            #[cfg(feature = "zeroize")]
+            {
+                use digest::zeroize::Zeroize;
+                self.state.zeroize();
+                self.block_len.zeroize();
+            }
+        }
+    }
+
+    #[cfg(feature = "zeroize")]
+    impl digest::zeroize::ZeroizeOnDrop for Md5Core {}
+
+    impl SerializableState for Md5Core {
+        type SerializedStateSize = U24;
+
+        fn serialize(&self) -> SerializedState<Self> {
+            let mut serialized_state = SerializedState::<Self>::default();
+
+            for (val, chunk) in self.state.iter().zip(serialized_state.chunks_exact_mut(4)) {
+                chunk.copy_from_slice(&val.to_le_bytes());
+            }
+
+            serialized_state[16..].copy_from_slice(&self.block_len.to_le_bytes());
+            serialized_state
+        }
+
+        fn deserialize(
+            serialized_state: &SerializedState<Self>,
+        ) -> Result<Self, DeserializeStateError> {
+            let (serialized_state, serialized_block_len) = serialized_state.split::<U16>();
+
+            let mut state = [0; STATE_LEN];
+            for (val, chunk) in state.iter_mut().zip(serialized_state.chunks_exact(4)) {
+                let mut word = [0; 4];
+                word.copy_from_slice(chunk);
+                *val = u32::from_le_bytes(word);
+            }
+
+            let block_len = u64::from_le_bytes(*serialized_block_len.as_ref());
+
+            Ok(Self {
+                state,
+                block_len,
+                backend: backends::detect(),
+            })
+        }
+    }
+}
+
+digest::buffer_fixed!(
+    /// MD5 hasher state.
+    pub struct Md5(block_api::Md5Core);
+    oid: "1.2.840.113549.2.5";
+    impl: FixedHashTraits;
+);
