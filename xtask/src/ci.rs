@@ -343,7 +343,10 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
             .env_remove("TESTKIT_REQUIRE")
             // Emulation is ~20-50x slower: the differential runs shrink to 10^4 cases
             // (the full 10^6 run natively in the `test` and `forced` steps).
-            .env("TESTKIT_CASES", env::var("TESTKIT_CASES").unwrap_or_else(|_| "10000".into()));
+            .env(
+                "TESTKIT_CASES",
+                env::var("TESTKIT_CASES").unwrap_or_else(|_| "10000".into()),
+            );
         if let Some(flags) = rustflags_without_target_cpu() {
             cmd = cmd.env("RUSTFLAGS", flags);
         }
