@@ -19,6 +19,8 @@ pub const BACKENDS: &[(&str, &str, &[&str])] = &[
     ("bmi2", "x86", &["bmi2"]),
     ("avx512", "x86", &["avx512f", "avx512vl"]),
     ("vaes", "x86", &["vaes", "avx512f"]),
+    ("vaes256", "x86", &["vaes", "avx2"]),
+    ("vaes512", "x86", &["vaes", "avx512f"]),
     ("gfni", "x86", &["gfni"]),
     ("shani", "x86", &["sha"]),
     ("neon", "aarch64", &["neon"]),

@@ -307,7 +307,7 @@ unexpected_cfgs = { level = "warn", check-cfg = [
                 },
                 BackendList {
                     alg: "md5".into(),
-                    values: vec!["soft".into(), "x86_64".into(), "avx512".into()],
+                    values: vec!["soft".into(), "avx512".into()],
                     line: 6
                 },
             ]
