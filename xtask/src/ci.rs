@@ -222,12 +222,17 @@ pub fn test(ws: &Workspace, packages: &[String], release: bool) -> Result {
 /// backend (or only `backend`) of every crate (or of `packages`). Backends this CPU lacks
 /// are skipped loudly unless `TESTKIT_REQUIRE` names them. Builds in `<target>/forced`, so
 /// the main target directory keeps its fingerprints.
+///
+/// A change of `RUSTFLAGS` rebuilds the whole dependency graph, so the runs are batched
+/// in rounds: round k forces the k-th backend of every crate at once (each crate reads
+/// only its own cfg), which costs as many builds as the longest backend list rather than
+/// one per backend. Doc tests are left to the `test` step (`--tests`).
 pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, release: bool) -> Result {
     for p in packages {
         ws.get(p)?;
     }
     let dir = target_dir().join("forced").display().to_string();
-    let (mut ran, mut skipped) = (Vec::new(), Vec::new());
+    let (mut rounds, mut skipped): (Vec<Vec<(String, String)>>, Vec<String>) = (vec![], vec![]);
     for list in &ws.backends {
         let cfg = list.cfg_name();
         let Some(krate) = ws.crate_for(list) else {
@@ -241,6 +246,7 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
         {
             continue;
         }
+        let mut k = 0;
         for v in &list.values {
             if backend.is_some_and(|b| b != v) {
                 continue;
@@ -260,16 +266,28 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
                     continue;
                 }
             }
-            println!("--- {} with {flag}", krate.package);
-            let mut cmd = Cmd::cargo()
-                .args(["test", "-p", &krate.spec(), "--target-dir", &dir])
-                .env("RUSTFLAGS", rustflags_plus("RUSTFLAGS", &flag));
-            if release {
-                cmd = cmd.arg("--release");
+            if rounds.len() == k {
+                rounds.push(Vec::new());
             }
-            cmd.run()?;
-            ran.push(format!("{}/{v}", krate.package));
+            rounds[k].push((krate.spec(), flag));
+            k += 1;
         }
+    }
+    let mut ran = Vec::new();
+    for (k, round) in rounds.iter().enumerate() {
+        let flags: Vec<&str> = round.iter().map(|(_, f)| f.as_str()).collect();
+        println!("--- forced round {}: {}", k + 1, flags.join(" "));
+        let mut cmd = Cmd::cargo()
+            .args(["test", "--tests", "--target-dir", &dir])
+            .env("RUSTFLAGS", rustflags_plus("RUSTFLAGS", &flags.join(" ")));
+        for (spec, _) in round {
+            cmd = cmd.args(["-p", spec]);
+        }
+        if release {
+            cmd = cmd.arg("--release");
+        }
+        cmd.run()?;
+        ran.extend(round.iter().map(|(spec, f)| format!("{spec} {f}")));
     }
     if ran.is_empty() && skipped.is_empty() {
         if let Some(b) = backend {
@@ -282,7 +300,7 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
         if ran.is_empty() {
             "-".into()
         } else {
-            ran.join(" ")
+            ran.join(", ")
         }
     );
     if !skipped.is_empty() {
