@@ -110,6 +110,13 @@ pub fn run(only: &[String], skip: &[String]) -> Result {
             println!("    {s}");
         }
     }
+    // The gate's own closing line: how many of its steps ran and passed.
+    let ran = times.iter().filter(|(_, took, _)| took.is_some()).count();
+    let passed = times
+        .iter()
+        .filter(|(_, took, ok)| took.is_some() && *ok)
+        .count();
+    println!("\nsteps: {passed} passed, {} failed", ran - passed);
     match failed {
         Some(e) => Err(e),
         None => Ok(()),
