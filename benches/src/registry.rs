@@ -84,6 +84,12 @@ pub const ALGS: &[Alg] = &[
         openssl: Some(Evp::Digest("MD5")),
     },
     Alg {
+        name: "sha1",
+        ours: digest::<sha1::Sha1>,
+        rustcrypto: digest::<rc_sha1::Sha1>,
+        openssl: Some(Evp::Digest("SHA1")),
+    },
+    Alg {
         name: "rc4",
         ours: stream::<rc4::Rc4, 16>,
         rustcrypto: stream::<rc_rc4::Rc4, 16>,
@@ -168,6 +174,14 @@ mod tests {
             [
                 0x90, 0x01, 0x50, 0x98, 0x3c, 0xd2, 0x4f, 0xb0, 0xd6, 0x96, 0x3f, 0x7d, 0x28, 0xe1,
                 0x7f, 0x72
+            ]
+        );
+        // FIPS 180 "abc".
+        assert_eq!(
+            (digest::<sha1::Sha1>)().output(b"abc"),
+            [
+                0xa9, 0x99, 0x3e, 0x36, 0x47, 0x06, 0x81, 0x6a, 0xba, 0x3e, 0x25, 0x71, 0x78, 0x50,
+                0xc2, 0x6c, 0x9c, 0xd0, 0xd8, 0x9d
             ]
         );
         let mut rc4 = StreamRunner(rc4::Rc4::new_from_slice(&[1, 2, 3, 4, 5]).unwrap());

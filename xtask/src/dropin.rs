@@ -34,6 +34,12 @@ pub const DROPINS: &[DropIn] = &[
         check: HMAC_MD5,
     },
     DropIn {
+        name: "hmac_sha1",
+        patches: &["sha1"],
+        deps: "hmac = \"0.13\"\nsha1 = \"0.11\"",
+        check: HMAC_SHA1,
+    },
+    DropIn {
         name: "rc4",
         patches: &["rc4"],
         deps: "rc4 = \"0.2\"",
@@ -44,38 +50,73 @@ pub const DROPINS: &[DropIn] = &[
 /// RFC 2202 §2 (HMAC-MD5 test cases 1–7) through the published `hmac`, and two
 /// RFC 1321 §A.5 digests through `digest`.
 const HMAC_MD5: &str = r#"
-use hmac::{Hmac, KeyInit, Mac};
+use hmac::Hmac;
 use md5::{Digest, Md5};
 
 pub fn check() -> Result<(), String> {
-    let aa80 = [0xaa; 80];
-    let key4: Vec<u8> = (1..=25).collect();
-    let cases: [(&[u8], &[u8], &str); 7] = [
-        (&[0x0b; 16], b"Hi There", "9294727a3638bb1c13f48ef8158bfc9d"),
-        (b"Jefe", b"what do ya want for nothing?", "750c783e6ab0b503eaa86e310a5db738"),
-        (&[0xaa; 16], &[0xdd; 50], "56be34521d144c88dbb8c733f0e8b3f6"),
-        (&key4, &[0xcd; 50], "697eaf0aca3a3aea3a75164746ffaa79"),
-        (&[0x0c; 16], b"Test With Truncation", "56461ef2342edc00f9bab995690efd4c"),
-        (&aa80, b"Test Using Larger Than Block-Size Key - Hash Key First",
-            "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd"),
-        (&aa80, b"Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data",
-            "6f630fad67cda0ee1fb1f562db3aa53e"),
-    ];
-    for (i, (key, data, want)) in cases.iter().enumerate() {
-        let mut mac = Hmac::<Md5>::new_from_slice(key).map_err(|e| e.to_string())?;
-        mac.update(data);
-        crate::expect(&format!("RFC 2202 HMAC-MD5 case {}", i + 1),
-            &mac.finalize().into_bytes()[..], &crate::hex(want))?;
-        // Again, fed byte by byte, then verified through the constant-time API.
-        let mut mac = Hmac::<Md5>::new_from_slice(key).map_err(|e| e.to_string())?;
-        data.iter().for_each(|b| mac.update(&[*b]));
-        mac.verify_slice(&crate::hex(want))
-            .map_err(|_| format!("RFC 2202 HMAC-MD5 case {} (bytewise) mismatch", i + 1))?;
-    }
+    crate::hmac_cases::<Hmac<Md5>>("RFC 2202 HMAC-MD5", 16, [
+        "9294727a3638bb1c13f48ef8158bfc9d", "750c783e6ab0b503eaa86e310a5db738",
+        "56be34521d144c88dbb8c733f0e8b3f6", "697eaf0aca3a3aea3a75164746ffaa79",
+        "56461ef2342edc00f9bab995690efd4c", "6b1ab7fe4bd7bf8f0b62e6ce61b9d0cd",
+        "6f630fad67cda0ee1fb1f562db3aa53e",
+    ])?;
     crate::expect("RFC 1321 md5(\"abc\")", &Md5::digest(b"abc")[..],
         &crate::hex("900150983cd24fb0d6963f7d28e17f72"))?;
     crate::expect("RFC 1321 md5(digits x8)", &Md5::digest("1234567890".repeat(8).as_bytes())[..],
         &crate::hex("57edf4a22be3c955ac49da2e2107b67a"))?;
+    Ok(())
+}
+"#;
+
+/// RFC 2202 §3 (HMAC-SHA1 test cases 1–7) through the published `hmac`, and two
+/// FIPS 180 digests through `digest`.
+const HMAC_SHA1: &str = r#"
+use hmac::Hmac;
+use sha1::{Digest, Sha1};
+
+pub fn check() -> Result<(), String> {
+    crate::hmac_cases::<Hmac<Sha1>>("RFC 2202 HMAC-SHA1", 20, [
+        "b617318655057264e28bc0b6fb378c8ef146be00", "effcdf6ae5eb2fa2d27416d5f184df9c259a7c79",
+        "125d7342b9ac11cd91a39af48aa17b4f63f175d3", "4c9007f4026250c6bc8414f9bf50c86c2d7235da",
+        "4c1a03424b55e07fe7f27be1d58bb9324a9a5a04", "aa4ae5e15272d00e95705637ce8a3b55ed402112",
+        "e8e99d0f45237d786d6bbaa7965c7808bbff1a91",
+    ])?;
+    crate::expect("FIPS 180 sha1(\"abc\")", &Sha1::digest(b"abc")[..],
+        &crate::hex("a9993e364706816aba3e25717850c26c9cd0d89d"))?;
+    crate::expect("FIPS 180 sha1(448-bit message)",
+        &Sha1::digest(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")[..],
+        &crate::hex("84983e441c3bd26ebaae4aa1f95129e5e54670f1"))?;
+    Ok(())
+}
+"#;
+
+/// The seven test cases of RFC 2202 (HMAC-MD5, HMAC-SHA1) and RFC 2286 (HMAC-RIPEMD)
+/// share their keys and messages; `key_len` is the hash's output length (cases 1, 3, 5).
+/// Each case runs whole, then byte by byte through the constant-time `verify_slice`.
+const HMAC_HELPER: &str = r#"
+fn hmac_cases<M: hmac::Mac + hmac::KeyInit>(label: &str, key_len: usize, want: [&str; 7])
+    -> Result<(), String> {
+    let aa80 = [0xaa; 80];
+    let key4: Vec<u8> = (1..=25).collect();
+    let (k1, k3, k5) = (vec![0x0b; key_len], vec![0xaa; key_len], vec![0x0c; key_len]);
+    let cases: [(&[u8], &[u8]); 7] = [
+        (&k1, b"Hi There"),
+        (b"Jefe", b"what do ya want for nothing?"),
+        (&k3, &[0xdd; 50]),
+        (&key4, &[0xcd; 50]),
+        (&k5, b"Test With Truncation"),
+        (&aa80, b"Test Using Larger Than Block-Size Key - Hash Key First"),
+        (&aa80, b"Test Using Larger Than Block-Size Key and Larger Than One Block-Size Data"),
+    ];
+    for (i, ((key, data), want)) in cases.iter().zip(want).enumerate() {
+        let mut mac = <M as hmac::KeyInit>::new_from_slice(key).map_err(|e| e.to_string())?;
+        mac.update(data);
+        expect(&format!("{label} case {}", i + 1), &mac.finalize().into_bytes()[..], &hex(want))?;
+        let mut mac = <M as hmac::KeyInit>::new_from_slice(key).map_err(|e| e.to_string())?;
+        data.iter().for_each(|b| mac.update(&[*b]));
+        mac.verify_slice(&hex(want))
+            .map_err(|_| format!("{label} case {} (bytewise) mismatch", i + 1))?;
+    }
     Ok(())
 }
 "#;
@@ -209,6 +250,9 @@ fn project(ws: &Workspace, active: &[&DropIn]) -> (String, String) {
         }
     }
     let mut main = String::from(MAIN_HEAD);
+    if seen_deps.iter().any(|d| d.starts_with("hmac ")) {
+        main.push_str(HMAC_HELPER);
+    }
     for d in active {
         let _ = write!(main, "\nmod check_{} {{{}}}\n", d.name, d.check);
     }

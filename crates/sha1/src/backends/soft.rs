@@ -1,0 +1,161 @@
+//! Portable SHA-1 compression (FIPS 180-4 §6.1.2): the reference every other backend is
+//! tested against, and the fallback on every target (any endianness, 32- or 64-bit).
+//!
+//! SHA-1 is one chain of 80 dependent rounds
+//! `e += rotl(a, 5) + f(b, c, d) + K + W[t]; b = rotl(b, 30)`, after which the roles of
+//! the five words rotate. The code is arranged so that as little as possible waits for
+//! `a`, the word the previous round produced:
+//! - `e + (K + W[t])` and `f(b, c, d)` only need words that are at least one round old
+//!   (`b` is the previous round's `a`), so they are computed while the previous round
+//!   finishes; only `rotl(a, 5)` and one add wait for `a`: 2 operations per round;
+//! - the Boolean functions in their cheapest forms: Ch = `d ^ (b & (c ^ d))` (2
+//!   operations after `c ^ d`), Parity = `b ^ c ^ d`, Maj = `(b & c) + (d & (b ^ c))`
+//!   (the two terms never have a bit in common, so `|` is `+`, and each term is added
+//!   to `e` on its own);
+//! - the message schedule `W[t] = rotl(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16], 1)` is
+//!   computed on the fly in a ring of 16 words, four rounds ahead of its use at the
+//!   latest, so it overlaps the rounds; all 80 rounds are unrolled, so every ring index
+//!   is a constant and the variables' roles rotate by renaming, not by moves.
+
+#![forbid(unsafe_code)]
+
+/// The round constants of rounds 0–19, 20–39, 40–59 and 60–79 (FIPS 180-4 §4.2.1).
+pub(crate) const K: [u32; 4] = [0x5A82_7999, 0x6ED9_EBA1, 0x8F1B_BCDC, 0xCA62_C1D6];
+
+/// The 16 big-endian message words of a block.
+#[inline(always)]
+pub(crate) fn words(block: &[u8; 64]) -> [u32; 16] {
+    let mut w = [0u32; 16];
+    for (w, chunk) in w.iter_mut().zip(block.chunks_exact(4)) {
+        *w = u32::from_be_bytes([chunk[0], chunk[1], chunk[2], chunk[3]]);
+    }
+    w
+}
+
+/// `W[t]` for `t >= 16`, written over `W[t - 16]` in the ring.
+macro_rules! schedule {
+    ($w:ident, $t:expr) => {{
+        let x = $w[($t - 3) & 15] ^ $w[($t - 8) & 15] ^ $w[($t - 14) & 15] ^ $w[$t & 15];
+        $w[$t & 15] = x.rotate_left(1);
+        $w[$t & 15]
+    }};
+}
+
+/// The message word of round `$t`: from the block for `t < 16`, else scheduled.
+macro_rules! word {
+    ($w:ident, $t:expr) => {
+        if $t < 16 {
+            $w[$t & 15]
+        } else {
+            schedule!($w, $t)
+        }
+    };
+}
+
+/// One round `$t` with the words in the roles `a, b, c, d, e`: updates `$e` (the new
+/// `a`) and `$b`.
+macro_rules! round {
+    (ch, $w:ident, $t:expr, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        let x = $e.wrapping_add(word!($w, $t).wrapping_add($k));
+        let x = x.wrapping_add($d ^ ($b & ($c ^ $d)));
+        $e = x.wrapping_add($a.rotate_left(5));
+        $b = $b.rotate_left(30);
+    };
+    (parity, $w:ident, $t:expr, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        let x = $e.wrapping_add(word!($w, $t).wrapping_add($k));
+        let x = x.wrapping_add($b ^ $c ^ $d);
+        $e = x.wrapping_add($a.rotate_left(5));
+        $b = $b.rotate_left(30);
+    };
+    (maj, $w:ident, $t:expr, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        let x = $e.wrapping_add(word!($w, $t).wrapping_add($k));
+        let x = x.wrapping_add($b & $c).wrapping_add($d & ($b ^ $c));
+        $e = x.wrapping_add($a.rotate_left(5));
+        $b = $b.rotate_left(30);
+    };
+}
+
+/// Five rounds from `$t`: after five the words are back in their starting roles.
+macro_rules! rounds5 {
+    ($f:ident, $w:ident, $t:expr, $k:expr, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        round!($f, $w, $t, $k, $a, $b, $c, $d, $e);
+        round!($f, $w, $t + 1, $k, $e, $a, $b, $c, $d);
+        round!($f, $w, $t + 2, $k, $d, $e, $a, $b, $c);
+        round!($f, $w, $t + 3, $k, $c, $d, $e, $a, $b);
+        round!($f, $w, $t + 4, $k, $b, $c, $d, $e, $a);
+    };
+}
+
+/// Absorbs one block into `state`.
+#[inline(always)]
+fn block(state: &mut [u32; 5], block: &[u8; 64]) {
+    let mut w = words(block);
+    let [mut a, mut b, mut c, mut d, mut e] = *state;
+
+    let k = K[0];
+    rounds5!(ch, w, 0, k, a, b, c, d, e);
+    rounds5!(ch, w, 5, k, a, b, c, d, e);
+    rounds5!(ch, w, 10, k, a, b, c, d, e);
+    rounds5!(ch, w, 15, k, a, b, c, d, e);
+
+    let k = K[1];
+    rounds5!(parity, w, 20, k, a, b, c, d, e);
+    rounds5!(parity, w, 25, k, a, b, c, d, e);
+    rounds5!(parity, w, 30, k, a, b, c, d, e);
+    rounds5!(parity, w, 35, k, a, b, c, d, e);
+
+    let k = K[2];
+    rounds5!(maj, w, 40, k, a, b, c, d, e);
+    rounds5!(maj, w, 45, k, a, b, c, d, e);
+    rounds5!(maj, w, 50, k, a, b, c, d, e);
+    rounds5!(maj, w, 55, k, a, b, c, d, e);
+
+    let k = K[3];
+    rounds5!(parity, w, 60, k, a, b, c, d, e);
+    rounds5!(parity, w, 65, k, a, b, c, d, e);
+    rounds5!(parity, w, 70, k, a, b, c, d, e);
+    rounds5!(parity, w, 75, k, a, b, c, d, e);
+
+    state[0] = state[0].wrapping_add(a);
+    state[1] = state[1].wrapping_add(b);
+    state[2] = state[2].wrapping_add(c);
+    state[3] = state[3].wrapping_add(d);
+    state[4] = state[4].wrapping_add(e);
+}
+
+/// Absorbs `blocks` into `state`.
+pub(crate) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+    for b in blocks {
+        block(state, b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// FIPS 180-4 example "abc" (one block, padded by hand), through `compress` alone.
+    #[test]
+    fn abc_block() {
+        let mut block = [0u8; 64];
+        block[..3].copy_from_slice(b"abc");
+        block[3] = 0x80;
+        block[63] = 24;
+        let mut state = [
+            0x6745_2301,
+            0xEFCD_AB89,
+            0x98BA_DCFE,
+            0x1032_5476,
+            0xC3D2_E1F0,
+        ];
+        super::compress(&mut state, &[block]);
+        assert_eq!(
+            state,
+            [
+                0xA999_3E36,
+                0x4706_816A,
+                0xBA3E_2571,
+                0x7850_C26C,
+                0x9CD0_D89D
+            ]
+        );
+    }
+}

@@ -1,0 +1,272 @@
+//! Pure Rust implementation of the [SHA-1] cryptographic hash algorithm, a drop-in
+//! replacement for RustCrypto's [`sha1`](https://docs.rs/sha1/0.11.0) 0.11 with
+//! backends chosen at run time.
+//!
+//! # Warning: Cryptographically Broken!
+//!
+//! The SHA-1 hash function should be considered cryptographically broken and
+//! unsuitable for further use in any security critical capacity, as it is
+//! [practically vulnerable to chosen-prefix collisions][1].
+//!
+//! This crate is provided for legacy interoperability purposes only.
+//!
+//! If possible use the [sha1-checked] crate, while slower it provides the ability to
+//! detect potential collisions, as well as generate alternative safe hashes.
+//!
+//! # Examples
+//!
+//! ## One-shot API
+//!
+//! ```rust
+//! use hex_literal::hex;
+//! use sha1::{Sha1, Digest};
+//!
+//! let result = Sha1::digest(b"hello world");
+//! assert_eq!(result, hex!("2aae6c35c94fcfb415dbe95f408b9ce91ee846ed"));
+//! ```
+//!
+//! ## Incremental API
+//!
+//! ```rust
+//! use hex_literal::hex;
+//! use sha1::{Sha1, Digest};
+//!
+//! let mut hasher = Sha1::new();
+//! hasher.update(b"hello world");
+//! let hash = hasher.finalize();
+//!
+//! assert_eq!(hash, hex!("2aae6c35c94fcfb415dbe95f408b9ce91ee846ed"));
+//! ```
+//!
+//! See the [`digest`] crate docs for additional examples.
+//!
+//! # Backends
+//!
+//! SHA-1 is one serial chain of 80 rounds per 64-byte block; a backend is as fast as
+//! it makes that chain short and keeps everything else (the message schedule) off it.
+//!
+//! | cfg value | used when | how | 8 KiB, test host (TSC cycles/byte) |
+//! |---|---|---|---|
+//! | `sha1_backend="shani"` | x86/x86-64 with SHA, SSE2, SSSE3 and SSE4.1 (Intel since Goldmont and Ice Lake, AMD since Zen) | `sha1rnds4` does four rounds; `W[32..80]` of the schedule is plain SSE instead of `sha1msg2`, which competes with `sha1rnds4` for its execution unit; the next block's first schedule groups are computed during the current block's rounds | ≈1.23 (RustCrypto sha1 0.11.0 ≈1.45, OpenSSL 3.0 ≈1.42, both with SHA-NI too) |
+//! | `sha1_backend="avx2"` | x86/x86-64 with AVX2, BMI1 and BMI2 but no SHA-NI (Intel Haswell to Cascade Lake and Comet Lake, AMD Excavator) | `W[t] + K` of two blocks at a time in `ymm` registers, then scalar `rorx`/`andn` rounds that only load it | ≈3.0 (OpenSSL's AVX2 code ≈2.7) |
+//! | `sha1_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | portable Rust: two dependent operations per round, the schedule computed on the fly in a 16-word ring | ≈3.4 |
+//!
+//! The test host is an Intel Xeon (family 6, model 207) with SHA-NI and AVX-512; its
+//! cores are wide enough that `soft` is nearly as fast as `avx2` there. On narrower
+//! cores without SHA-NI, `avx2` runs half as many instructions per block as `soft`
+//! (LLVM's machine model for Skylake: ≈240 against ≈360 cycles per block).
+//!
+//! Detection prefers `shani`, then `avx2`, then `soft`. It runs once (the result is
+//! cached by `cpufeatures`) and the choice is stored in [`block_api::Sha1Core`] when
+//! it is created, so each bulk update dispatches once; [`block_api::compress`]
+//! dispatches once per call.
+//!
+//! # Security
+//!
+//! Every backend runs in constant time with respect to the data hashed: only
+//! additions, rotations by constant amounts and bitwise logic, with no data-dependent
+//! branches or table lookups. (That does not make SHA-1 secure; see above.)
+//!
+//! # Configuration
+//!
+//! The backend can be forced at build time, mainly for testing:
+//!
+//! ```text
+//! RUSTFLAGS='--cfg sha1_backend="soft"' cargo test
+//! RUSTFLAGS='--cfg sha1_backend="shani"' cargo test
+//! RUSTFLAGS='--cfg sha1_backend="avx2"' cargo test
+//! ```
+//!
+//! Forcing `soft` is honoured everywhere. Forcing `shani` or `avx2` makes the first
+//! hasher created panic with a clear message if the CPU lacks the features (or is not
+//! x86). Forcing never removes code: every backend stays compiled. RustCrypto's own
+//! values are accepted too: `sha1_backend="x86-sha"` means `shani`, and
+//! `sha1_backend="aarch64-sha2"` means `soft` (there is no aarch64 backend here yet).
+//!
+//! Crate features, as in RustCrypto's `sha1`: `alloc` and `oid` (default; `oid`
+//! implements `AssociatedOid` for [`Sha1`]) and `zeroize` (the hasher state is
+//! zeroized on drop).
+//!
+//! [SHA-1]: https://en.wikipedia.org/wiki/SHA-1
+//! [1]: https://sha-mbles.github.io/
+//! [sha1-checked]: https://crates.io/crates/sha1-checked
+
+#![no_std]
+#![warn(missing_docs, unreachable_pub)]
+
+pub use digest::{self, Digest};
+
+mod backends;
+
+#[doc(hidden)]
+pub use backends::__backends;
+
+/// Block-level types
+pub mod block_api {
+    use crate::backends::{self, Backend};
+    use core::fmt;
+    use digest::{
+        HashMarker, Output,
+        array::Array,
+        block_api::{
+            AlgorithmName, Block, BlockSizeUser, Buffer, BufferKindUser, Eager, FixedOutputCore,
+            OutputSizeUser, Reset, UpdateCore,
+        },
+        common::hazmat::{DeserializeStateError, SerializableState, SerializedState},
+        typenum::{U20, U28, U64, Unsigned},
+    };
+
+    const STATE_LEN: usize = 5;
+    const H0: [u32; STATE_LEN] = [
+        0x6745_2301,
+        0xEFCD_AB89,
+        0x98BA_DCFE,
+        0x1032_5476,
+        0xC3D2_E1F0,
+    ];
+
+    /// SHA-1 compression function
+    ///
+    /// Absorbs `blocks` into `state` with the fastest backend this CPU supports.
+    #[inline]
+    pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
+        backends::detect().compress(state, blocks)
+    }
+
+    /// Core SHA-1 hasher state.
+    #[derive(Clone)]
+    pub struct Sha1Core {
+        h: [u32; STATE_LEN],
+        block_len: u64,
+        backend: Backend,
+    }
+
+    impl HashMarker for Sha1Core {}
+
+    impl BlockSizeUser for Sha1Core {
+        type BlockSize = U64;
+    }
+
+    impl BufferKindUser for Sha1Core {
+        type BufferKind = Eager;
+    }
+
+    impl OutputSizeUser for Sha1Core {
+        type OutputSize = U20;
+    }
+
+    impl UpdateCore for Sha1Core {
+        #[inline]
+        fn update_blocks(&mut self, blocks: &[Block<Self>]) {
+            self.block_len = self.block_len.wrapping_add(blocks.len() as u64);
+            let blocks = Array::cast_slice_to_core(blocks);
+            self.backend.compress(&mut self.h, blocks)
+        }
+    }
+
+    impl FixedOutputCore for Sha1Core {
+        #[inline]
+        fn finalize_fixed_core(&mut self, buffer: &mut Buffer<Self>, out: &mut Output<Self>) {
+            let bit_len = self
+                .block_len
+                .wrapping_mul(Self::BlockSize::U64)
+                .wrapping_add(buffer.get_pos() as u64)
+                .wrapping_mul(8);
+            let mut h = self.h;
+            let backend = self.backend;
+            buffer.len64_padding_be(bit_len, |b| backend.compress(&mut h, &[b.0]));
+            for (chunk, v) in out.chunks_exact_mut(4).zip(h.iter()) {
+                chunk.copy_from_slice(&v.to_be_bytes());
+            }
+        }
+    }
+
+    impl Default for Sha1Core {
+        #[inline]
+        fn default() -> Self {
+            Self {
+                h: H0,
+                block_len: 0,
+                backend: backends::detect(),
+            }
+        }
+    }
+
+    impl Reset for Sha1Core {
+        #[inline]
+        fn reset(&mut self) {
+            // The backend stays: the CPU did not change.
+            self.h = H0;
+            self.block_len = 0;
+        }
+    }
+
+    impl AlgorithmName for Sha1Core {
+        fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Sha1")
+        }
+    }
+
+    impl fmt::Debug for Sha1Core {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("Sha1Core { ... }")
+        }
+    }
+
+    impl Drop for Sha1Core {
+        fn drop(&mut self) {
+            #[cfg(feature = "zeroize")]
+            {
+                use digest::zeroize::Zeroize;
+                self.h.zeroize();
+                self.block_len.zeroize();
+            }
+        }
+    }
+
+    #[cfg(feature = "zeroize")]
+    impl digest::zeroize::ZeroizeOnDrop for Sha1Core {}
+
+    impl SerializableState for Sha1Core {
+        type SerializedStateSize = U28;
+
+        fn serialize(&self) -> SerializedState<Self> {
+            let mut serialized_h = SerializedState::<Self>::default();
+
+            for (val, chunk) in self.h.iter().zip(serialized_h.chunks_exact_mut(4)) {
+                chunk.copy_from_slice(&val.to_le_bytes());
+            }
+
+            serialized_h[20..].copy_from_slice(&self.block_len.to_le_bytes());
+            serialized_h
+        }
+
+        fn deserialize(
+            serialized_state: &SerializedState<Self>,
+        ) -> Result<Self, DeserializeStateError> {
+            let (serialized_h, serialized_block_len) = serialized_state.split::<U20>();
+
+            let mut h = [0; STATE_LEN];
+            for (val, chunk) in h.iter_mut().zip(serialized_h.chunks_exact(4)) {
+                let mut word = [0; 4];
+                word.copy_from_slice(chunk);
+                *val = u32::from_le_bytes(word);
+            }
+
+            let block_len = u64::from_le_bytes(*serialized_block_len.as_ref());
+
+            Ok(Self {
+                h,
+                block_len,
+                backend: backends::detect(),
+            })
+        }
+    }
+}
+
+digest::buffer_fixed!(
+    /// SHA-1 hasher.
+    pub struct Sha1(block_api::Sha1Core);
+    oid: "1.3.14.3.2.26";
+    impl: FixedHashTraits;
+);
