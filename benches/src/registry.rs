@@ -78,6 +78,13 @@ pub fn key(len: usize) -> &'static [u8] {
 /// Every algorithm, in the order `openssl speed` prints them.
 pub const ALGS: &[Alg] = &[
     Alg {
+        name: "md2",
+        ours: digest::<md2::Md2>,
+        rustcrypto: digest::<rc_md2::Md2>,
+        // OpenSSL 3 is built without MD2 (no provider has it).
+        openssl: None,
+    },
+    Alg {
         name: "md5",
         ours: digest::<md5::Md5>,
         rustcrypto: digest::<rc_md5::Md5>,
@@ -88,6 +95,12 @@ pub const ALGS: &[Alg] = &[
         ours: digest::<sha1::Sha1>,
         rustcrypto: digest::<rc_sha1::Sha1>,
         openssl: Some(Evp::Digest("SHA1")),
+    },
+    Alg {
+        name: "rmd160",
+        ours: digest::<ripemd::Ripemd160>,
+        rustcrypto: digest::<rc_ripemd::Ripemd160>,
+        openssl: Some(Evp::Digest("RIPEMD160")),
     },
     Alg {
         name: "rc4",

@@ -40,6 +40,18 @@ pub const DROPINS: &[DropIn] = &[
         check: HMAC_SHA1,
     },
     DropIn {
+        name: "hmac_ripemd160",
+        patches: &["ripemd"],
+        deps: "hmac = \"0.13\"\nripemd = \"0.2\"",
+        check: HMAC_RIPEMD160,
+    },
+    DropIn {
+        name: "md2",
+        patches: &["md2"],
+        deps: "md2 = \"0.11\"",
+        check: MD2,
+    },
+    DropIn {
         name: "rc4",
         patches: &["rc4"],
         deps: "rc4 = \"0.2\"",
@@ -86,6 +98,61 @@ pub fn check() -> Result<(), String> {
     crate::expect("FIPS 180 sha1(448-bit message)",
         &Sha1::digest(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")[..],
         &crate::hex("84983e441c3bd26ebaae4aa1f95129e5e54670f1"))?;
+    Ok(())
+}
+"#;
+
+/// RFC 2286 §2 (HMAC-RIPEMD160 test cases 1–7) through the published `hmac`, and the
+/// RIPEMD authors' digests of "abc" (all four widths) and of one million 'a'.
+const HMAC_RIPEMD160: &str = r#"
+use hmac::Hmac;
+use ripemd::{Digest, Ripemd128, Ripemd160, Ripemd256, Ripemd320};
+
+pub fn check() -> Result<(), String> {
+    crate::hmac_cases::<Hmac<Ripemd160>>("RFC 2286 HMAC-RIPEMD160", 20, [
+        "24cb4bd67d20fc1a5d2ed7732dcc39377f0a5668", "dda6c0213a485a9e24f4742064a7f033b43c4069",
+        "b0b105360de759960ab4f35298e116e295d8e7c1", "d5ca862f4d21d5e610e18b4cf1beb97a4365ecf4",
+        "7619693978f91d90539ae786500ff3d8e0518e39", "6466ca07ac5eac29e1bd523e5ada7605b791fd8b",
+        "69ea60798d71616cce5fd0871e23754cd75d5a0a",
+    ])?;
+    crate::expect("ripemd128(\"abc\")", &Ripemd128::digest(b"abc")[..],
+        &crate::hex("c14a12199c66e4ba84636b0f69144c77"))?;
+    crate::expect("ripemd160(\"abc\")", &Ripemd160::digest(b"abc")[..],
+        &crate::hex("8eb208f7e05d987a9b044a8e98c6b087f15a0bfc"))?;
+    crate::expect("ripemd256(\"abc\")", &Ripemd256::digest(b"abc")[..],
+        &crate::hex("afbd6e228b9d8cbbcef5ca2d03e6dba10ac0bc7dcbe4680e1e42d2e975459b65"))?;
+    crate::expect("ripemd320(\"abc\")", &Ripemd320::digest(b"abc")[..],
+        &crate::hex("de4c01b3054f8930a79d09ae738e92301e5a17085beffdc1b8d116713e74f82fa942d64cdbc4682d"))?;
+    crate::expect("ripemd160(1M x 'a')", &Ripemd160::digest(vec![b'a'; 1_000_000])[..],
+        &crate::hex("52783243c1697bdbe16d37f97f68f08325dc1528"))?;
+    Ok(())
+}
+"#;
+
+/// RFC 1319 §A.5 (all seven MD2 test-suite digests) through `digest`, one shot and
+/// byte by byte.
+const MD2: &str = r#"
+use md2::{Digest, Md2};
+
+pub fn check() -> Result<(), String> {
+    let cases: [(&str, &str); 7] = [
+        ("", "8350e5a3e24c153df2275c9f80692773"),
+        ("a", "32ec01ec4a6dac72c0ab96fb34c0b5d1"),
+        ("abc", "da853b0d3f88d99b30283a69e6ded6bb"),
+        ("message digest", "ab4f496bfb2a530b219ff33031fe06b0"),
+        ("abcdefghijklmnopqrstuvwxyz", "4e8ddff3650292ab5a4108c3aa47940b"),
+        ("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789",
+            "da33def2a42df13975352846c30338cd"),
+        ("12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+            "d5976f79d83d3a0dc9806c3c66f3efd8"),
+    ];
+    for (msg, want) in cases {
+        let what = format!("RFC 1319 md2({msg:?})");
+        crate::expect(&what, &Md2::digest(msg.as_bytes())[..], &crate::hex(want))?;
+        let mut h = Md2::new();
+        msg.as_bytes().iter().for_each(|b| h.update([*b]));
+        crate::expect(&format!("{what} (bytewise)"), &h.finalize()[..], &crate::hex(want))?;
+    }
     Ok(())
 }
 "#;
