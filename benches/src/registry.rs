@@ -12,7 +12,9 @@
 use std::hint::black_box;
 use std::marker::PhantomData;
 
-use cipher::{KeyInit, StreamCipher};
+use cipher::{
+    Array, BlockCipherEncrypt, BlockModeEncrypt, BlockSizeUser, KeyInit, KeyIvInit, StreamCipher,
+};
 use digest::Digest;
 
 /// One implementation of one algorithm, set up (keyed) and ready to process buffers.
@@ -108,6 +110,60 @@ pub const ALGS: &[Alg] = &[
         rustcrypto: stream::<rc_rc4::Rc4, 16>,
         openssl: Some(Evp::Cipher("RC4")),
     },
+    Alg {
+        name: "aes-128-cbc",
+        ours: block_mode::<cbc::Encryptor<aes::Aes128>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_aes::Aes128>>,
+        openssl: Some(Evp::Cipher("AES-128-CBC")),
+    },
+    Alg {
+        name: "aes-192-cbc",
+        ours: block_mode::<cbc::Encryptor<aes::Aes192>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_aes::Aes192>>,
+        openssl: Some(Evp::Cipher("AES-192-CBC")),
+    },
+    Alg {
+        name: "aes-256-cbc",
+        ours: block_mode::<cbc::Encryptor<aes::Aes256>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_aes::Aes256>>,
+        openssl: Some(Evp::Cipher("AES-256-CBC")),
+    },
+    Alg {
+        name: "aes-128-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<aes::Aes128>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_aes::Aes128>>,
+        openssl: Some(Evp::Cipher("AES-128-CTR")),
+    },
+    Alg {
+        name: "aes-192-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<aes::Aes192>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_aes::Aes192>>,
+        openssl: Some(Evp::Cipher("AES-192-CTR")),
+    },
+    Alg {
+        name: "aes-256-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<aes::Aes256>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_aes::Aes256>>,
+        openssl: Some(Evp::Cipher("AES-256-CTR")),
+    },
+    Alg {
+        name: "aes-128-ecb",
+        ours: ecb::<aes::Aes128>,
+        rustcrypto: ecb::<rc_aes::Aes128>,
+        openssl: Some(Evp::Cipher("AES-128-ECB")),
+    },
+    Alg {
+        name: "aes-192-ecb",
+        ours: ecb::<aes::Aes192>,
+        rustcrypto: ecb::<rc_aes::Aes192>,
+        openssl: Some(Evp::Cipher("AES-192-ECB")),
+    },
+    Alg {
+        name: "aes-256-ecb",
+        ours: ecb::<aes::Aes256>,
+        rustcrypto: ecb::<rc_aes::Aes256>,
+        openssl: Some(Evp::Cipher("AES-256-ECB")),
+    },
 ];
 
 /// The names of every algorithm, in table order.
@@ -148,6 +204,53 @@ impl<C: StreamCipher> Runner for StreamRunner<C> {
 pub fn stream<C: KeyInit + StreamCipher + 'static, const KEY_LEN: usize>() -> Box<dyn Runner> {
     let cipher = C::new_from_slice(key(KEY_LEN)).expect("the registry gives a valid key length");
     Box::new(StreamRunner(cipher))
+}
+
+/// The whole blocks of `buf` (the speed sizes are all multiples of the block size; a
+/// partial last block is left as it is, as OpenSSL's update leaves it buffered).
+fn whole_blocks<C: BlockSizeUser>(buf: &mut [u8]) -> &mut [cipher::Block<C>] {
+    Array::slice_as_chunks_mut(buf).0
+}
+
+/// Encrypts the buffer's blocks in place with block mode `M` (CBC); the chaining value
+/// carries over between operations, as in `openssl speed`'s persistent context.
+struct BlockModeRunner<M>(M);
+
+impl<M: BlockModeEncrypt> Runner for BlockModeRunner<M> {
+    fn run(&mut self, buf: &mut [u8]) {
+        self.0.encrypt_blocks(whole_blocks::<M>(black_box(buf)));
+    }
+}
+
+/// The runner for block mode `M` keyed with the benchmark key and an all-zero IV (as
+/// `speed`'s OpenSSL runner keys libcrypto).
+pub fn block_mode<M: KeyIvInit + BlockModeEncrypt + 'static>() -> Box<dyn Runner> {
+    let iv = vec![0; M::iv_size()];
+    let mode = M::new_from_slices(key(M::key_size()), &iv).expect("valid key and IV lengths");
+    Box::new(BlockModeRunner(mode))
+}
+
+/// The runner for a stream cipher with an IV (CTR) keyed with the benchmark key and an
+/// all-zero IV; the keystream position carries over between operations.
+pub fn stream_iv<C: KeyIvInit + StreamCipher + 'static>() -> Box<dyn Runner> {
+    let iv = vec![0; C::iv_size()];
+    let cipher = C::new_from_slices(key(C::key_size()), &iv).expect("valid key and IV lengths");
+    Box::new(StreamRunner(cipher))
+}
+
+/// Encrypts the buffer's blocks in place with the raw block cipher (ECB).
+struct EcbRunner<C>(C);
+
+impl<C: BlockCipherEncrypt> Runner for EcbRunner<C> {
+    fn run(&mut self, buf: &mut [u8]) {
+        self.0.encrypt_blocks(whole_blocks::<C>(black_box(buf)));
+    }
+}
+
+/// The runner for block cipher `C` in ECB keyed with the benchmark key.
+pub fn ecb<C: KeyInit + BlockCipherEncrypt + 'static>() -> Box<dyn Runner> {
+    let cipher = C::new_from_slice(key(C::key_size())).expect("valid key length");
+    Box::new(EcbRunner(cipher))
 }
 
 #[cfg(test)]

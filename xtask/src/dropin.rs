@@ -57,7 +57,137 @@ pub const DROPINS: &[DropIn] = &[
         deps: "rc4 = \"0.2\"",
         check: RC4,
     },
+    DropIn {
+        name: "aes_gcm",
+        patches: &["aes"],
+        deps: "aes-gcm = \"0.11\"\naes = \"0.9\"",
+        check: AES_GCM,
+    },
+    DropIn {
+        name: "aes_ctr_cbc",
+        patches: &["aes"],
+        deps: "aes = \"0.9\"\nctr = \"0.10\"\ncbc = \"0.2\"",
+        check: AES_CTR_CBC,
+    },
 ];
+
+/// NIST CAVP GCM vectors (`gcmEncryptExtIV{128,192,256}.rsp`, 96-bit IV, 128-bit tag,
+/// via PyPI cryptography-vectors 50.0.2) through the published `aes-gcm` 0.11: seal,
+/// open, and a forged ciphertext must fail to open.
+const AES_GCM: &str = r#"
+use aes_gcm::aead::{Aead, AeadInOut, KeyInit, Payload};
+use aes_gcm::{Aes128Gcm, Aes256Gcm, AesGcm, Nonce};
+
+type Aes192Gcm = AesGcm<aes::Aes192, aes_gcm::aead::consts::U12>;
+
+/// NIST CAVP GCM (gcmEncryptExtIV*.rsp, 96-bit IV, 128-bit tag): key, IV, PT, AAD, CT, tag.
+const VECTORS: &[(&str, &str, &str, &str, &str, &str)] = &[
+    // gcmEncryptExtIV128.rsp, [PTlen = 0] [AADlen = 0] Count = 0
+    ("11754cd72aec309bf52f7687212e8957", "3c819d9a9bed087615030b65", "", "", "", "250327c674aaf477aef2675748cf6971"),
+    // gcmEncryptExtIV128.rsp, [PTlen = 128] [AADlen = 0] Count = 0
+    ("7fddb57453c241d03efbed3ac44e371c", "ee283a3fc75575e33efd4887", "d5de42b461646c255c87bd2962d3b9a2", "", "2ccda4a5415cb91e135c2a0f78c9b2fd", "b36d1df9b9d5e596f83e8b7f52971cb3"),
+    // gcmEncryptExtIV128.rsp, [PTlen = 256] [AADlen = 128] Count = 0
+    ("298efa1ccf29cf62ae6824bfc19557fc", "6f58a93fe1d207fae4ed2f6d", "cc38bccd6bc536ad919b1395f5d63801f99f8068d65ca5ac63872daf16b93901", "021fafd238463973ffe80256e5b1c6b1", "dfce4e9cd291103d7fe4e63351d9e79d3dfd391e3267104658212da96521b7db", "542465ef599316f73a7a560509a2d9f2"),
+    // gcmEncryptExtIV128.rsp, [PTlen = 408] [AADlen = 160] Count = 0
+    ("fe47fcce5fc32665d2ae399e4eec72ba", "5adb9609dbaeb58cbd6e7275", "7c0e88c88899a779228465074797cd4c2e1498d259b54390b85e3eef1c02df60e743f1b840382c4bccaf3bafb4ca8429bea063", "88319d6e1d3ffa5f987199166c8a9b56c2aeba5a", "98f4826f05a265e6dd2be82db241c0fbbbf9ffb1c173aa83964b7cf5393043736365253ddbc5db8778371495da76d269e5db3e", "291ef1982e4defedaa2249f898556b47"),
+    // gcmEncryptExtIV128.rsp, [PTlen = 408] [AADlen = 720] Count = 0
+    ("2c1f21cf0f6fb3661943155c3e3d8492", "23cb5ff362e22426984d1907", "42f758836986954db44bf37c6ef5e4ac0adaf38f27252a1b82d02ea949c8a1a2dbc0d68b5615ba7c1220ff6510e259f06655d8", "5d3624879d35e46849953e45a32a624d6a6c536ed9857c613b572b0333e701557a713e3f010ecdf9a6bd6c9e3e44b065208645aff4aabee611b391528514170084ccf587177f4488f33cfb5e979e42b6e1cfc0a60238982a7aec", "81824f0e0d523db30d3da369fdc0d60894c7a0a20646dd015073ad2732bd989b14a222b6ad57af43e1895df9dca2a5344a62cc", "57a3ee28136e94c74838997ae9823f3a"),
+    // gcmEncryptExtIV192.rsp, [PTlen = 0] [AADlen = 0] Count = 0
+    ("aa740abfadcda779220d3b406c5d7ec09a77fe9d94104539", "ab2265b4c168955561f04315", "", "", "", "f149e2b5f0adaa9842ca5f45b768a8fc"),
+    // gcmEncryptExtIV192.rsp, [PTlen = 128] [AADlen = 0] Count = 0
+    ("fbc0b4c56a714c83217b2d1bcadd2ed2e9efb0dcac6cc19f", "5f4b43e811da9c470d6a9b01", "d2ae38c4375954835d75b8e4c2f9bbb4", "", "69482957e6be5c54882d00314e0259cf", "191e9f29bef63a26860c1e020a21137e"),
+    // gcmEncryptExtIV192.rsp, [PTlen = 256] [AADlen = 128] Count = 0
+    ("0d4a900d1b0bb5b7be2438c2ba48fc45134cc198108cf885", "0bd44ff4d20c15d04fc61ee7", "567ccb3fa0db89708af3ff2bb029ddec52c66947585d291a28564bf56db706f7", "9ea42c50a7fdb85e141aa084b46bde12", "2f8a42cd183b0314fd20a3d97d9e0c5217b0f088d2ca87a8290d4bae69ad83f5", "de414592d77f2f0b50df4aec714fad43"),
+    // gcmEncryptExtIV192.rsp, [PTlen = 408] [AADlen = 160] Count = 0
+    ("9900227ae0fccbb0d35ecf954629c969f36e539399f32ebe", "1398992bfbd63149c14ba2a2", "9d4227eed28b9738f21541c4755a923a43ba20d6f3d6a6b7e31e56f1502f5e93ed4c00511c6a7daeb0281ab947e91756638154", "788b6885feff23fc27bf9c462877b642ba1aa68d", "7b6ee7dd98eda9b20edb414711d9710de402b01950a6712e5809f608f7c0aa0fba4098f145fea6886d7baf51fcd182c8febf49", "f22c7c21f5ece2de684821092194f26c"),
+    // gcmEncryptExtIV192.rsp, [PTlen = 408] [AADlen = 720] Count = 0
+    ("50f5cc5e33774f383235c64e77c502ca6c5d06ab0af6be04", "9d4c766490224946d91a99a7", "35df59329eb5fc30c28791164bf9b374df228d2be467414727f457a9dd0f079f7342e23adb06929ce0ad607116ee11718ce320", "4feca4174889298e992b765dfa67d33219f9b23898f8e869b7f1fbf5d71d87b44edd963d1055618b9db7bffe96b7856f3197868d6ce5e755a6c751661773e1def403a4cf036151ecae67b35f2891285420956604ef31c9aab341", "77670f6520a34dfc05819a10f322b30e397473fe51f8274bfb105c2eec37e24951abaef11e73c3c425a8c4b2d8c3ffeb8ed924", "5349ef7a70499f2760123c0d5dcf5a6d"),
+    // gcmEncryptExtIV256.rsp, [PTlen = 0] [AADlen = 0] Count = 0
+    ("b52c505a37d78eda5dd34f20c22540ea1b58963cf8e5bf8ffa85f9f2492505b4", "516c33929df5a3284ff463d7", "", "", "", "bdc1ac884d332457a1d2664f168c76f0"),
+    // gcmEncryptExtIV256.rsp, [PTlen = 128] [AADlen = 0] Count = 0
+    ("31bdadd96698c204aa9ce1448ea94ae1fb4a9a0b3c9d773b51bb1822666b8f22", "0d18e06c7c725ac9e362e1ce", "2db5168e932556f8089a0622981d017d", "", "fa4362189661d163fcd6a56d8bf0405a", "d636ac1bbedd5cc3ee727dc2ab4a9489"),
+    // gcmEncryptExtIV256.rsp, [PTlen = 256] [AADlen = 128] Count = 0
+    ("37ccdba1d929d6436c16bba5b5ff34deec88ed7df3d15d0f4ddf80c0c731ee1f", "5c1b21c8998ed6299006d3f9", "ad4260e3cdc76bcc10c7b2c06b80b3be948258e5ef20c508a81f51e96a518388", "22ed235946235a85a45bc5fad7140bfa", "3b335f8b08d33ccdcad228a74700f1007542a4d1e7fc1ebe3f447fe71af29816", "1fbf49cc46f458bf6e88f6370975e6d4"),
+    // gcmEncryptExtIV256.rsp, [PTlen = 408] [AADlen = 160] Count = 0
+    ("24501ad384e473963d476edcfe08205237acfd49b5b8f33857f8114e863fec7f", "9ff18563b978ec281b3f2794", "27f348f9cdc0c5bd5e66b1ccb63ad920ff2219d14e8d631b3872265cf117ee86757accb158bd9abb3868fdc0d0b074b5f01b2c", "adb5ec720ccf9898500028bf34afccbcaca126ef", "eb7cb754c824e8d96f7c6d9b76c7d26fb874ffbf1d65c6f64a698d839b0b06145dae82057ad55994cf59ad7f67c0fa5e85fab8", "bc95c532fecc594c36d1550286a7a3f0"),
+    // gcmEncryptExtIV256.rsp, [PTlen = 408] [AADlen = 720] Count = 0
+    ("148579a3cbca86d5520d66c0ec71ca5f7e41ba78e56dc6eebd566fed547fe691", "b08a5ea1927499c6ecbfd4e0", "9d0b15fdf1bd595f91f8b3abc0f7dec927dfd4799935a1795d9ce00c9b879434420fe42c275a7cd7b39d638fb81ca52b49dc41", "e4f963f015ffbb99ee3349bbaf7e8e8e6c2a71c230a48f9d59860a29091d2747e01a5ca572347e247d25f56ba7ae8e05cde2be3c97931292c02370208ecd097ef692687fecf2f419d3200162a6480a57dad408a0dfeb492e2c5d", "2097e372950a5e9383c675e89eea1c314f999159f5611344b298cda45e62843716f215f82ee663919c64002a5c198d7878fd3f", "adbecdb0d5c2224d804d2886ff9a5760"),
+];
+
+fn run<C: KeyInit + AeadInOut>(i: usize, key: &[u8], iv: &[u8], pt: &[u8], aad: &[u8], want: &[u8]) -> Result<(), String> {
+    let c = C::new_from_slice(key).map_err(|e| e.to_string())?;
+    let nonce = Nonce::<C::NonceSize>::try_from(iv).map_err(|_| "IV length".to_string())?;
+    let got = c.encrypt(&nonce, Payload { msg: pt, aad }).map_err(|e| e.to_string())?;
+    crate::expect(&format!("NIST GCM vector {i} (ciphertext || tag)"), &got, want)?;
+    let back = c.decrypt(&nonce, Payload { msg: &got, aad }).map_err(|e| e.to_string())?;
+    crate::expect(&format!("NIST GCM vector {i} decryption"), &back, pt)?;
+    let mut bad = got.clone();
+    bad[0] ^= 1;
+    if c.decrypt(&nonce, Payload { msg: &bad, aad }).is_ok() {
+        return Err(format!("NIST GCM vector {i}: a forged ciphertext verified"));
+    }
+    Ok(())
+}
+
+pub fn check() -> Result<(), String> {
+    for (i, (key, iv, pt, aad, ct, tag)) in VECTORS.iter().enumerate() {
+        let (key, iv, pt, aad) = (crate::hex(key), crate::hex(iv), crate::hex(pt), crate::hex(aad));
+        let mut want = crate::hex(ct);
+        want.extend(crate::hex(tag));
+        match key.len() {
+            16 => run::<Aes128Gcm>(i, &key, &iv, &pt, &aad, &want)?,
+            24 => run::<Aes192Gcm>(i, &key, &iv, &pt, &aad, &want)?,
+            32 => run::<Aes256Gcm>(i, &key, &iv, &pt, &aad, &want)?,
+            n => return Err(format!("{n}-byte key")),
+        }
+    }
+    Ok(())
+}
+"#;
+
+/// NIST SP 800-38A F.2.1/F.2.2 (CBC-AES128) and F.5.1/F.5.2 (CTR-AES128) through the
+/// published `cbc` 0.2 and `ctr` 0.10 (CTR in pieces and after a seek).
+const AES_CTR_CBC: &str = r#"
+use aes::cipher::{BlockModeDecrypt, BlockModeEncrypt, KeyIvInit, StreamCipher, StreamCipherSeek};
+
+/// NIST SP 800-38A, F.2.1/F.2.2 (CBC-AES128) and F.5.1/F.5.2 (CTR-AES128).
+const KEY: &str = "2b7e151628aed2a6abf7158809cf4f3c";
+const PT: &str = "6bc1bee22e409f96e93d7e117393172aae2d8a571e03ac9c9eb76fac45af8e51\
+                  30c81c46a35ce411e5fbc1191a0a52eff69f2445df4f9b17ad2b417be66c3710";
+const CBC_IV: &str = "000102030405060708090a0b0c0d0e0f";
+const CBC_CT: &str = "7649abac8119b246cee98e9b12e9197d5086cb9b507219ee95db113a917678b2\
+                      73bed6b8e3c1743b7116e69e222295163ff1caa1681fac09120eca307586e1a7";
+const CTR_IV: &str = "f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+const CTR_CT: &str = "874d6191b620e3261bef6864990db6ce9806f66b7970fdff8617187bb9fffdff\
+                      5ae4df3edbd5d35e5b4f09020db03eab1e031dda2fbe03d1792170a0f3009cee";
+
+pub fn check() -> Result<(), String> {
+    let (key, pt) = (crate::hex(KEY), crate::hex(PT));
+    let blocks = |d: &[u8]| -> Vec<aes::Block> { d.chunks(16).map(|c| c.try_into().unwrap()).collect() };
+    let flat = |b: &[aes::Block]| -> Vec<u8> { b.iter().flat_map(|x| x.iter().copied()).collect() };
+
+    let mut b = blocks(&pt);
+    cbc::Encryptor::<aes::Aes128>::new_from_slices(&key, &crate::hex(CBC_IV))
+        .map_err(|e| e.to_string())?
+        .encrypt_blocks(&mut b);
+    crate::expect("SP 800-38A F.2.1 CBC-AES128.Encrypt", &flat(&b), &crate::hex(CBC_CT))?;
+    cbc::Decryptor::<aes::Aes128Dec>::new_from_slices(&key, &crate::hex(CBC_IV))
+        .map_err(|e| e.to_string())?
+        .decrypt_blocks(&mut b);
+    crate::expect("SP 800-38A F.2.2 CBC-AES128.Decrypt", &flat(&b), &pt)?;
+
+    let mut buf = pt.clone();
+    let mut c = ctr::Ctr128BE::<aes::Aes128>::new_from_slices(&key, &crate::hex(CTR_IV))
+        .map_err(|e| e.to_string())?;
+    c.apply_keystream(&mut buf[..5]);
+    c.apply_keystream(&mut buf[5..]);
+    crate::expect("SP 800-38A F.5.1 CTR-AES128.Encrypt (in pieces)", &buf, &crate::hex(CTR_CT))?;
+    c.seek(0u64);
+    c.apply_keystream(&mut buf);
+    crate::expect("SP 800-38A F.5.2 CTR-AES128.Decrypt", &buf, &pt)?;
+    Ok(())
+}
+"#;
 
 /// RFC 2202 §2 (HMAC-MD5 test cases 1–7) through the published `hmac`, and two
 /// RFC 1321 §A.5 digests through `digest`.
