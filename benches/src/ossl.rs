@@ -63,7 +63,10 @@ pub fn runner(evp: Evp) -> Result<Box<dyn Runner>, String> {
                 .map_err(fail)?;
             ctx.set_padding(false);
             if cipher.block_size() > 1 {
-                return Ok(Box::new(BlockCipherRunner { ctx, out: Vec::new() }));
+                return Ok(Box::new(BlockCipherRunner {
+                    ctx,
+                    out: Vec::new(),
+                }));
             }
             Ok(Box::new(CipherRunner(ctx)))
         }
