@@ -105,6 +105,18 @@ pub const ALGS: &[Alg] = &[
         openssl: Some(Evp::Digest("RIPEMD160")),
     },
     Alg {
+        name: "md5-mb16",
+        ours: || many::<16, 16>(|m, o| md5::multi::digest_into(m, o)),
+        rustcrypto: || many::<16, 16>(each::<rc_md5::Md5, 16>),
+        openssl: None,
+    },
+    Alg {
+        name: "sha1-mb16",
+        ours: || many::<16, 20>(|m, o| sha1::multi::digest_into(m, o)),
+        rustcrypto: || many::<16, 20>(each::<rc_sha1::Sha1, 20>),
+        openssl: None,
+    },
+    Alg {
         name: "rc4",
         ours: stream::<rc4::Rc4, 16>,
         rustcrypto: stream::<rc_rc4::Rc4, 16>,
@@ -169,6 +181,51 @@ pub const ALGS: &[Alg] = &[
 /// The names of every algorithm, in table order.
 pub fn names() -> Vec<&'static str> {
     ALGS.iter().map(|alg| alg.name).collect()
+}
+
+/// A multi-buffer hash: the digests of `msgs` into `out` (same lengths).
+pub type HashMany<const OUT: usize> = fn(&[&[u8]], &mut [[u8; OUT]]);
+
+/// Hashes the buffer as `N` independent messages (equal segments, the last one takes
+/// the remainder) in one call, for the `-mbN` rows: bytes per operation are the
+/// buffer's, so the figures are aggregate throughput.
+struct ManyRunner<const N: usize, const OUT: usize>(HashMany<OUT>);
+
+fn segments<const N: usize>(buf: &[u8]) -> [&[u8]; N] {
+    let len = buf.len() / N;
+    std::array::from_fn(|i| {
+        if i + 1 < N {
+            &buf[i * len..(i + 1) * len]
+        } else {
+            &buf[i * len..]
+        }
+    })
+}
+
+impl<const N: usize, const OUT: usize> Runner for ManyRunner<N, OUT> {
+    fn run(&mut self, buf: &mut [u8]) {
+        let mut out = [[0u8; OUT]; N];
+        (self.0)(&segments::<N>(black_box(&*buf)), &mut out);
+        black_box(out);
+    }
+
+    fn output(&mut self, input: &[u8]) -> Vec<u8> {
+        let mut out = [[0u8; OUT]; N];
+        (self.0)(&segments::<N>(input), &mut out);
+        out.as_flattened().to_vec()
+    }
+}
+
+/// The runner hashing `N` messages per operation with `f`.
+pub fn many<const N: usize, const OUT: usize>(f: HashMany<OUT>) -> Box<dyn Runner> {
+    Box::new(ManyRunner::<N, OUT>(f))
+}
+
+/// [`HashMany`] for a single-stream digest: one message after the other (the peer).
+fn each<D: Digest, const OUT: usize>(msgs: &[&[u8]], out: &mut [[u8; OUT]]) {
+    for (m, o) in msgs.iter().zip(out) {
+        o.copy_from_slice(&D::digest(m));
+    }
 }
 
 /// Hashes the whole buffer one-shot per operation, like `openssl speed`'s `EVP_Digest`.

@@ -6,6 +6,11 @@
 //! - `md5/rustcrypto-compress`: the same through `rc_md5::block_api::compress`;
 //! - `md5/api`: `md5::Md5::digest` (detected backend, hasher overhead included);
 //! - `md5/rustcrypto`: `rc_md5::Md5::digest`.
+//!
+//! Multi-buffer (`md5::multi`), group `md5-mb16`: each operation hashes the buffer
+//! as 16 equal segments (16 messages of size/16 bytes, so the throughput is the
+//! aggregate), ids `md5-mb16/<backend>/<size>` through
+//! `__backends::digest_many_with` and `md5-mb16/api` through `multi::digest_into`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -30,7 +35,7 @@ fn md5_with(msg: &[u8], compress: impl Fn(&mut [u32; 4], &[[u8; 64]])) -> [u32; 
 
 fn md5(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "avx512"] {
+    for id in ["soft", "avx2", "avx512"] {
         if md5::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 black_box(md5_with(buf, |s, b| {
@@ -49,5 +54,31 @@ fn md5(c: &mut Criterion) {
     bench::bytes(c, "md5", impls);
 }
 
-criterion_group!(benches, md5);
+/// The buffer as 16 equal messages (every bench size is a multiple of 16).
+fn segments(buf: &[u8]) -> [&[u8]; 16] {
+    let len = buf.len() / 16;
+    core::array::from_fn(|i| &buf[i * len..(i + 1) * len])
+}
+
+/// 16 messages per operation: the buffer's 16 segments.
+fn md5_mb16(c: &mut Criterion) {
+    let mut impls = Vec::new();
+    for id in ["soft", "avx2", "avx512"] {
+        if md5::__backends::available(id) {
+            impls.push(Bench::new(id, move |buf: &mut [u8]| {
+                let mut out = [[0u8; 16]; 16];
+                md5::__backends::digest_many_with(id, &segments(buf), &mut out);
+                black_box(out);
+            }));
+        }
+    }
+    impls.push(Bench::new("api", |buf: &mut [u8]| {
+        let mut out = [[0u8; 16]; 16];
+        md5::multi::digest_into(&segments(buf), &mut out);
+        black_box(out);
+    }));
+    bench::bytes(c, "md5-mb16", impls);
+}
+
+criterion_group!(benches, md5, md5_mb16);
 criterion_main!(benches);

@@ -35,18 +35,21 @@
 //! MD5 is one serial chain of 64 steps per 64-byte block, so a backend is as fast
 //! as the latency of one step; SIMD width does not help a single message.
 //!
-//! | cfg value | used when | step latency |
-//! |---|---|---|
-//! | `md5_backend="avx512"` | x86/x86-64 with AVX-512 F and VL | 4 cycles: each state word lives in lane 0 of an `xmm` register, `vpternlogd` computes F/G/H/I in one instruction, `vprold` rotates; message words and constants are added off the critical path (≈ 4.0 cycles per byte) |
-//! | `md5_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | 4–5 cycles: portable Rust arranged so that only one or two operations per step depend on the previous step (≈ 4.5 cycles per byte on x86-64) |
+//! | cfg value | used when | single stream: step latency | [`multi`] (many messages) |
+//! |---|---|---|---|
+//! | `md5_backend="avx512"` | x86/x86-64 with AVX-512 F and VL | 4 cycles: each state word lives in lane 0 of an `xmm` register, `vpternlogd` computes F/G/H/I in one instruction, `vprold` rotates; message words and constants are added off the critical path (≈ 4.0 cycles per byte) | 16 messages in the lanes of `zmm` (`vpternlogd`, `vprold`), message words transposed 16×16 |
+//! | `md5_backend="avx2"` | x86/x86-64 with AVX2 but not AVX-512 | the `soft` code (AVX2 cannot shorten a step) | 8 messages in the lanes of `ymm` |
+//! | `md5_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | 4–5 cycles: portable Rust arranged so that only one or two operations per step depend on the previous step (≈ 4.5 cycles per byte on x86-64) | one message after the other |
 //!
 //! The backend is detected once (the result is cached by `cpufeatures`) and stored
 //! in [`block_api::Md5Core`] when it is created, so each bulk update dispatches once.
-//! [`block_api::compress`] dispatches once per call.
+//! [`block_api::compress`] and the [`multi`] functions dispatch once per call. A
+//! forced backend governs both: forcing `avx2` gives the soft single-stream code
+//! and the 8-lane multi-buffer kernel.
 //!
 //! # Security
 //!
-//! Both backends run in constant time with respect to the data hashed: they use
+//! All backends run in constant time with respect to the data hashed: they use
 //! only additions, rotations by constant amounts and bitwise logic, with no
 //! data-dependent branches or table lookups. (That does not make MD5 secure; see
 //! above.)
@@ -57,12 +60,13 @@
 //!
 //! ```text
 //! RUSTFLAGS='--cfg md5_backend="soft"' cargo test
+//! RUSTFLAGS='--cfg md5_backend="avx2"' cargo test
 //! RUSTFLAGS='--cfg md5_backend="avx512"' cargo test
 //! ```
 //!
-//! Forcing `soft` is honoured everywhere. Forcing `avx512` on a CPU without
-//! AVX-512 F/VL (or on a non-x86 target) makes creating a hasher, or calling
-//! [`block_api::compress`], panic with a clear message. Forcing never removes
+//! Forcing `soft` is honoured everywhere. Forcing `avx512` (`avx2`) on a CPU
+//! without AVX-512 F/VL (AVX2), or on a non-x86 target, makes creating a hasher,
+//! or calling [`block_api::compress`] or a [`multi`] function, panic with a clear message. Forcing never removes
 //! code: every backend stays compiled.
 //!
 //! Crate features, as in RustCrypto's `md-5`: `alloc` and `oid` (default;
@@ -77,12 +81,74 @@
 #![no_std]
 #![warn(missing_docs, unreachable_pub)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
 pub use digest::{self, Digest};
 
 mod backends;
 
 #[doc(hidden)]
 pub use backends::__backends;
+
+/// Multi-buffer hashing (an addition to RustCrypto's API): the MD5 of many
+/// independent messages at once, one message per SIMD lane.
+///
+/// MD5 of one message is a serial chain, but independent messages can share the
+/// instructions: the AVX-512 backend hashes 16 messages in the 16 lanes of a `zmm`
+/// register, the AVX2 backend 8 in a `ymm`, and elsewhere the messages are hashed
+/// one after the other with the single-stream code (so every platform gets the
+/// same results). Messages may have any, unequal lengths: a lane whose message is
+/// done drops out while the others continue, and every lane builds its own padding.
+/// The backend is chosen once per call (see the crate docs' Backends table).
+///
+/// ```
+/// use hex_literal::hex;
+///
+/// let out = md5::multi::digest_many([&b""[..], b"abc", b"message digest"]);
+/// assert_eq!(out[0], hex!("d41d8cd98f00b204e9800998ecf8427e"));
+/// assert_eq!(out[1], hex!("900150983cd24fb0d6963f7d28e17f72"));
+/// assert_eq!(out[2], hex!("f96b697d7cb7938d525a2f31aaf161d0"));
+///
+/// // No allocation: any slice of byte-slice-likes, outputs into a slice.
+/// let msgs = [b"a".to_vec(), b"abc".to_vec()];
+/// let mut digests = [[0u8; 16]; 2];
+/// md5::multi::digest_into(&msgs, &mut digests);
+/// assert_eq!(digests[1], out[1]);
+/// ```
+pub mod multi {
+    use crate::backends;
+
+    /// An MD5 digest (the bytes of [`crate::Md5`]'s output).
+    pub type Output = [u8; 16];
+
+    /// Writes the MD5 of `msgs[i]` to `out[i]` for every `i`.
+    ///
+    /// # Panics
+    /// If `msgs` and `out` have different lengths.
+    #[inline]
+    pub fn digest_into<M: AsRef<[u8]>>(msgs: &[M], out: &mut [Output]) {
+        backends::detect().digest_many(msgs, out)
+    }
+
+    /// The MD5 of each of the `N` messages.
+    #[inline]
+    pub fn digest_many<const N: usize>(msgs: [&[u8]; N]) -> [Output; N] {
+        let mut out = [[0u8; 16]; N];
+        digest_into(&msgs, &mut out);
+        out
+    }
+
+    /// The MD5 of each message, in a new `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn digest_many_vec<M: AsRef<[u8]>>(msgs: &[M]) -> alloc::vec::Vec<Output> {
+        let mut out = alloc::vec![[0u8; 16]; msgs.len()];
+        digest_into(msgs, &mut out);
+        out
+    }
+}
 
 /// Block-level types
 pub mod block_api {

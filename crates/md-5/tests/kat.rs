@@ -117,6 +117,9 @@ fn forced_backend_is_the_one_used() {
     if cfg!(md5_backend = "soft") {
         assert_eq!(selected, "soft");
     }
+    if cfg!(md5_backend = "avx2") {
+        assert_eq!(selected, "avx2");
+    }
     if cfg!(md5_backend = "avx512") {
         assert_eq!(selected, "avx512");
     }

@@ -6,6 +6,13 @@
 //! - `sha1/rustcrypto-compress`: the same through `rc_sha1::block_api::compress`;
 //! - `sha1/api`: `sha1::Sha1::digest` (detected backend, hasher overhead included);
 //! - `sha1/rustcrypto`: `rc_sha1::Sha1::digest`.
+//!
+//! (`sha1/avx512` single-stream is SHA-NI's code when the CPU has it.)
+//!
+//! Multi-buffer (`sha1::multi`), group `sha1-mb16`: each operation hashes the buffer
+//! as 16 equal segments (16 messages of size/16 bytes, so the throughput is the
+//! aggregate), ids `sha1-mb16/<backend>/<size>` through
+//! `__backends::digest_many_with` and `sha1-mb16/api` through `multi::digest_into`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -36,7 +43,7 @@ fn sha1_with(msg: &[u8], compress: impl Fn(&mut [u32; 5], &[[u8; 64]])) -> [u32;
 
 fn sha1(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "shani", "avx2"] {
+    for id in ["soft", "shani", "avx2", "avx512"] {
         if sha1::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 black_box(sha1_with(buf, |s, b| {
@@ -55,5 +62,31 @@ fn sha1(c: &mut Criterion) {
     bench::bytes(c, "sha1", impls);
 }
 
-criterion_group!(benches, sha1);
+/// The buffer as 16 equal messages (every bench size is a multiple of 16).
+fn segments(buf: &[u8]) -> [&[u8]; 16] {
+    let len = buf.len() / 16;
+    core::array::from_fn(|i| &buf[i * len..(i + 1) * len])
+}
+
+/// 16 messages per operation: the buffer's 16 segments.
+fn sha1_mb16(c: &mut Criterion) {
+    let mut impls = Vec::new();
+    for id in ["soft", "shani", "avx2", "avx512"] {
+        if sha1::__backends::available(id) {
+            impls.push(Bench::new(id, move |buf: &mut [u8]| {
+                let mut out = [[0u8; 20]; 16];
+                sha1::__backends::digest_many_with(id, &segments(buf), &mut out);
+                black_box(out);
+            }));
+        }
+    }
+    impls.push(Bench::new("api", |buf: &mut [u8]| {
+        let mut out = [[0u8; 20]; 16];
+        sha1::multi::digest_into(&segments(buf), &mut out);
+        black_box(out);
+    }));
+    bench::bytes(c, "sha1-mb16", impls);
+}
+
+criterion_group!(benches, sha1, sha1_mb16);
 criterion_main!(benches);

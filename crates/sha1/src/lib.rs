@@ -47,8 +47,9 @@
 //!
 //! | cfg value | used when | how | 8 KiB, test host (TSC cycles/byte) |
 //! |---|---|---|---|
+//! | `sha1_backend="avx512"` | x86/x86-64 with AVX-512 F, VL and BW, AVX2, BMI1 and BMI2 | single streams: SHA-NI's code when the CPU has it, else `avx2`'s; [`multi`]: 16 messages in the lanes of `zmm` (`vpternlogd` for the Boolean functions and the schedule's XORs, `vprold`), message words transposed 16×16 | as `shani` |
 //! | `sha1_backend="shani"` | x86/x86-64 with SHA, SSE2, SSSE3 and SSE4.1 (Intel since Goldmont and Ice Lake, AMD since Zen) | `sha1rnds4` does four rounds; `W[32..80]` of the schedule is plain SSE instead of `sha1msg2`, which competes with `sha1rnds4` for its execution unit; the next block's first schedule groups are computed during the current block's rounds | ≈1.23 (RustCrypto sha1 0.11.0 ≈1.45, OpenSSL 3.0 ≈1.42, both with SHA-NI too) |
-//! | `sha1_backend="avx2"` | x86/x86-64 with AVX2, BMI1 and BMI2 but no SHA-NI (Intel Haswell to Cascade Lake and Comet Lake, AMD Excavator) | `W[t] + K` of two blocks at a time in `ymm` registers, then scalar `rorx`/`andn` rounds that only load it | ≈3.0 (OpenSSL's AVX2 code ≈2.7) |
+//! | `sha1_backend="avx2"` | x86/x86-64 with AVX2, BMI1 and BMI2 but no SHA-NI (Intel Haswell to Cascade Lake and Comet Lake, AMD Excavator) | `W[t] + K` of two blocks at a time in `ymm` registers, then scalar `rorx`/`andn` rounds that only load it; [`multi`]: 8 messages in the lanes of `ymm` | ≈3.0 (OpenSSL's AVX2 code ≈2.7) |
 //! | `sha1_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | portable Rust: two dependent operations per round, the schedule computed on the fly in a 16-word ring | ≈3.4 |
 //!
 //! The test host is an Intel Xeon (family 6, model 207) with SHA-NI and AVX-512; its
@@ -56,10 +57,14 @@
 //! cores without SHA-NI, `avx2` runs half as many instructions per block as `soft`
 //! (LLVM's machine model for Skylake: ≈240 against ≈360 cycles per block).
 //!
-//! Detection prefers `shani`, then `avx2`, then `soft`. It runs once (the result is
+//! [`multi`] under `shani` and `soft` hashes one message after the other.
+//!
+//! Detection prefers `avx512` (which hashes single streams with SHA-NI when
+//! present, so it only adds the 16-lane kernel), then `shani`, then `avx2`, then
+//! `soft`. A forced backend governs both single streams and [`multi`]. It runs once (the result is
 //! cached by `cpufeatures`) and the choice is stored in [`block_api::Sha1Core`] when
 //! it is created, so each bulk update dispatches once; [`block_api::compress`]
-//! dispatches once per call.
+//! and the [`multi`] functions dispatch once per call.
 //!
 //! # Security
 //!
@@ -75,9 +80,10 @@
 //! RUSTFLAGS='--cfg sha1_backend="soft"' cargo test
 //! RUSTFLAGS='--cfg sha1_backend="shani"' cargo test
 //! RUSTFLAGS='--cfg sha1_backend="avx2"' cargo test
+//! RUSTFLAGS='--cfg sha1_backend="avx512"' cargo test
 //! ```
 //!
-//! Forcing `soft` is honoured everywhere. Forcing `shani` or `avx2` makes the first
+//! Forcing `soft` is honoured everywhere. Forcing `shani`, `avx2` or `avx512` makes the first
 //! hasher created panic with a clear message if the CPU lacks the features (or is not
 //! x86). Forcing never removes code: every backend stays compiled. RustCrypto's own
 //! values are accepted too: `sha1_backend="x86-sha"` means `shani`, and
@@ -94,12 +100,72 @@
 #![no_std]
 #![warn(missing_docs, unreachable_pub)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
 pub use digest::{self, Digest};
 
 mod backends;
 
 #[doc(hidden)]
 pub use backends::__backends;
+
+/// Multi-buffer hashing (an addition to RustCrypto's API): the SHA-1 of many
+/// independent messages at once, one message per SIMD lane.
+///
+/// The AVX-512 backend hashes 16 messages in the 16 lanes of a `zmm` register, the
+/// AVX2 backend 8 in a `ymm`; with SHA-NI alone, or elsewhere, the messages are
+/// hashed one after the other with the single-stream code (so every platform gets
+/// the same results). Messages may have any, unequal lengths: a lane whose message
+/// is done drops out while the others continue, and every lane builds its own
+/// padding. The backend is chosen once per call (see the crate docs' Backends table).
+///
+/// ```
+/// use hex_literal::hex;
+///
+/// let out = sha1::multi::digest_many([&b""[..], b"abc"]);
+/// assert_eq!(out[0], hex!("da39a3ee5e6b4b0d3255bfef95601890afd80709"));
+/// assert_eq!(out[1], hex!("a9993e364706816aba3e25717850c26c9cd0d89d"));
+///
+/// // No allocation: any slice of byte-slice-likes, outputs into a slice.
+/// let msgs = [b"a".to_vec(), b"abc".to_vec()];
+/// let mut digests = [[0u8; 20]; 2];
+/// sha1::multi::digest_into(&msgs, &mut digests);
+/// assert_eq!(digests[1], out[1]);
+/// ```
+pub mod multi {
+    use crate::backends;
+
+    /// A SHA-1 digest (the bytes of [`crate::Sha1`]'s output).
+    pub type Output = [u8; 20];
+
+    /// Writes the SHA-1 of `msgs[i]` to `out[i]` for every `i`.
+    ///
+    /// # Panics
+    /// If `msgs` and `out` have different lengths.
+    #[inline]
+    pub fn digest_into<M: AsRef<[u8]>>(msgs: &[M], out: &mut [Output]) {
+        backends::detect().digest_many(msgs, out)
+    }
+
+    /// The SHA-1 of each of the `N` messages.
+    #[inline]
+    pub fn digest_many<const N: usize>(msgs: [&[u8]; N]) -> [Output; N] {
+        let mut out = [[0u8; 20]; N];
+        digest_into(&msgs, &mut out);
+        out
+    }
+
+    /// The SHA-1 of each message, in a new `Vec`.
+    #[cfg(feature = "alloc")]
+    pub fn digest_many_vec<M: AsRef<[u8]>>(msgs: &[M]) -> alloc::vec::Vec<Output> {
+        let mut out = alloc::vec![[0u8; 20]; msgs.len()];
+        digest_into(msgs, &mut out);
+        out
+    }
+}
 
 /// Block-level types
 pub mod block_api {

@@ -274,6 +274,8 @@ fn forced_backend_is_the_one_used() {
         Some("shani")
     } else if cfg!(sha1_backend = "avx2") {
         Some("avx2")
+    } else if cfg!(sha1_backend = "avx512") {
+        Some("avx512")
     } else {
         None
     };
@@ -281,7 +283,7 @@ fn forced_backend_is_the_one_used() {
         Some(name) => assert_eq!(selected, name),
         // Unforced: the best available, in the documented order.
         None => {
-            let best = ["shani", "avx2", "soft"]
+            let best = ["avx512", "shani", "avx2", "soft"]
                 .into_iter()
                 .find(|&n| sha1::__backends::available(n));
             assert_eq!(Some(selected), best);

@@ -128,6 +128,169 @@ pub(super) fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
     *state = s;
 }
 
+/// The MD5 initial state (RFC 1321 3.3).
+pub(super) const INIT: [u32; 4] = [0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476];
+
+/// Writes the final block(s) of a message of `len` bytes whose partial last block is
+/// `tail` (its bytes, `0x80`, zeros, the bit length) into `out` (zeroed); returns
+/// how many blocks (1 or 2) they take.
+fn pad(tail: &[u8], len: usize, out: &mut [[u8; 64]; 2]) -> usize {
+    let flat = out.as_flattened_mut();
+    flat[..tail.len()].copy_from_slice(tail);
+    flat[tail.len()] = 0x80;
+    let n = if tail.len() < 56 { 1 } else { 2 };
+    flat[64 * n - 8..64 * n].copy_from_slice(&(len as u64).wrapping_mul(8).to_le_bytes());
+    n
+}
+
+/// The digest bytes of `state`.
+fn output(state: [u32; 4]) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    for (chunk, w) in out.chunks_exact_mut(4).zip(state) {
+        chunk.copy_from_slice(&w.to_le_bytes());
+    }
+    out
+}
+
+/// MD5 of each message, one after the other, with the single-stream `compress`.
+pub(super) fn digest_each<M: AsRef<[u8]>>(
+    msgs: &[M],
+    out: &mut [[u8; 16]],
+    compress: impl Fn(&mut [u32; 4], &[[u8; 64]]),
+) {
+    for (msg, out) in msgs.iter().zip(out) {
+        let msg = msg.as_ref();
+        let (blocks, tail) = msg.as_chunks::<64>();
+        let mut state = INIT;
+        compress(&mut state, blocks);
+        let mut last = [[0u8; 64]; 2];
+        let n = pad(tail, msg.len(), &mut last);
+        compress(&mut state, &last[..n]);
+        *out = output(state);
+    }
+}
+
+/// A lane kernel: for every lane `j` whose slice `lanes[j]` is not empty (its
+/// length is then at least `n`), absorbs its first `n` blocks into lane `j` of the
+/// word-major state (`state[w][j]` is word `w` of lane `j`); lanes with an empty
+/// slice keep their state.
+// The lane driver serves the x86 lane kernels; other targets hash one message
+// after the other (`digest_each`).
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
+pub(super) trait LaneKernel<const L: usize>:
+    Fn(&mut [[u32; L]; 4], &[&[[u8; 64]]; L], usize)
+{
+}
+
+impl<const L: usize, T: Fn(&mut [[u32; L]; 4], &[&[[u8; 64]]; L], usize)> LaneKernel<L> for T {}
+
+/// Multi-buffer MD5: the messages go `L` at a time through `kernel`, each lane
+/// absorbing its message's whole blocks and then its own padding block(s); the
+/// kernel is called for the largest block count all busy lanes still have, so a
+/// lane whose message is done (or that has none) sits out while the others go on.
+/// A batch of a single message uses the single-stream `compress` instead.
+#[cfg_attr(
+    not(any(target_arch = "x86", target_arch = "x86_64")),
+    allow(dead_code)
+)]
+pub(super) fn digest_lanes<const L: usize, M: AsRef<[u8]>>(
+    msgs: &[M],
+    out: &mut [[u8; 16]],
+    compress: impl Fn(&mut [u32; 4], &[[u8; 64]]),
+    kernel: impl LaneKernel<L>,
+) {
+    for (msgs, out) in msgs.chunks(L).zip(out.chunks_mut(L)) {
+        if msgs.len() == 1 {
+            digest_each(msgs, out, &compress);
+            continue;
+        }
+        let mut tails = [[[0u8; 64]; 2]; L];
+        let mut ntail = [0usize; L];
+        // Each lane's queue: whole blocks of the message, then its padding blocks.
+        let mut body: [&[[u8; 64]]; L] = [&[]; L];
+        for (((msg, body), tails), ntail) in
+            msgs.iter().zip(&mut body).zip(&mut tails).zip(&mut ntail)
+        {
+            let msg = msg.as_ref();
+            let (blocks, tail) = msg.as_chunks::<64>();
+            *body = blocks;
+            *ntail = pad(tail, msg.len(), tails);
+        }
+        let mut tail: [&[[u8; 64]]; L] = [&[]; L];
+        for ((t, blocks), n) in tail.iter_mut().zip(&tails).zip(ntail) {
+            *t = &blocks[..n];
+        }
+
+        let mut state = [[0u32; L]; 4];
+        for (s, init) in state.iter_mut().zip(INIT) {
+            *s = [init; L];
+        }
+        loop {
+            let mut cur: [&[[u8; 64]]; L] = [&[]; L];
+            let mut n = usize::MAX;
+            for ((c, b), t) in cur.iter_mut().zip(&body).zip(&tail) {
+                *c = if b.is_empty() { t } else { b };
+                if !c.is_empty() {
+                    n = n.min(c.len());
+                }
+            }
+            if n == usize::MAX {
+                break;
+            }
+            kernel(&mut state, &cur, n);
+            for (b, t) in body.iter_mut().zip(&mut tail) {
+                if !b.is_empty() {
+                    *b = &b[n..];
+                } else if !t.is_empty() {
+                    *t = &t[n..];
+                }
+            }
+        }
+        for (j, o) in out.iter_mut().enumerate() {
+            *o = output([state[0][j], state[1][j], state[2][j], state[3][j]]);
+        }
+    }
+}
+
+/// Test helper of every lane backend: `digest_many_with(name)` equals the
+/// single-stream digest for 1..=33 messages of random, unequal lengths (0..2 KiB,
+/// with the padding edge cases 0, 55, 56, 63, 64, 65 mixed in).
+#[cfg(test)]
+pub(super) fn check_multi(name: &str) {
+    use super::__backends::digest_many_with;
+    let mut rng = testkit::Rng::new(testkit::seed(0x3D5_4D5));
+    const EDGES: [usize; 8] = [0, 1, 55, 56, 63, 64, 65, 128];
+    for round in 0..20 {
+        for count in 1..=33 {
+            let msgs: std::vec::Vec<std::vec::Vec<u8>> = (0..count)
+                .map(|_| {
+                    let len = if rng.below(3) == 0 {
+                        EDGES[rng.below(EDGES.len())]
+                    } else {
+                        rng.below(2049)
+                    };
+                    rng.bytes(len)
+                })
+                .collect();
+            let mut want = std::vec![[0u8; 16]; count];
+            digest_each(&msgs, &mut want, compress);
+            let mut got = std::vec![[0xA5u8; 16]; count];
+            digest_many_with(name, &msgs, &mut got);
+            for (i, (g, w)) in got.iter().zip(&want).enumerate() {
+                assert_eq!(
+                    g,
+                    w,
+                    "{name}: round {round}, {count} messages, message {i} of {} bytes",
+                    msgs[i].len()
+                );
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The soft backend in the harness's backend slot, with RustCrypto's published
@@ -147,6 +310,7 @@ mod tests {
             |s, data| rc_md5::block_api::compress(s, as_blocks(data)),
             |s, data| super::compress(s, as_blocks(data)),
         );
+        super::check_multi("soft");
     }
 
     /// Whole 64-byte blocks of `data` (its length is a multiple of 64).

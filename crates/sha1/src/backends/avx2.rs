@@ -1,4 +1,6 @@
-//! SHA-1 compression for x86 CPUs without the SHA extensions: the message schedule
+//! SHA-1 for x86 CPUs without the SHA extensions; also the 8-lane multi-buffer
+//! kernel [`compress8`] (one message per 32-bit lane of `ymm`, at the end of this
+//! file). Single-stream compression: the message schedule
 //! (`W[t] + K`) of two blocks at a time in AVX2, the 80 rounds in scalar code with
 //! BMI1/BMI2 (`rorx`, `andn`).
 //!
@@ -205,6 +207,175 @@ pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
     }
 }
 
+// ---- Multi-buffer: 8 messages in the 8 lanes of `ymm` ----
+
+/// The message word of round `$t` on 8 lanes (scheduled in the ring for `t >= 16`).
+macro_rules! word8 {
+    ($w:ident, $t:expr) => {
+        if $t < 16 {
+            $w[$t & 15]
+        } else {
+            let x = _mm256_xor_si256(
+                _mm256_xor_si256($w[($t - 3) & 15], $w[($t - 8) & 15]),
+                _mm256_xor_si256($w[($t - 14) & 15], $w[$t & 15]),
+            );
+            $w[$t & 15] = rotl!(x, 1, 31);
+            $w[$t & 15]
+        }
+    };
+}
+
+/// The Boolean function of a round on 8 lanes.
+macro_rules! f8 {
+    (ch, $b:ident, $c:ident, $d:ident) => {
+        _mm256_xor_si256($d, _mm256_and_si256($b, _mm256_xor_si256($c, $d)))
+    };
+    (parity, $b:ident, $c:ident, $d:ident) => {
+        _mm256_xor_si256($b, _mm256_xor_si256($c, $d))
+    };
+    (maj, $b:ident, $c:ident, $d:ident) => {
+        _mm256_or_si256(
+            _mm256_and_si256($b, $c),
+            _mm256_and_si256($d, _mm256_or_si256($b, $c)),
+        )
+    };
+}
+
+/// One round `$t` on 8 lanes with the words in the roles `a, b, c, d, e`.
+macro_rules! round8 {
+    ($f:ident, $w:ident, $t:expr, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        let x = _mm256_add_epi32($e, _mm256_add_epi32(word8!($w, $t), $k));
+        let x = _mm256_add_epi32(x, f8!($f, $b, $c, $d));
+        $e = _mm256_add_epi32(x, rotl!($a, 5, 27));
+        $b = rotl!($b, 30, 2);
+    };
+}
+
+/// Five rounds on 8 lanes from `$t`.
+macro_rules! rounds5x8 {
+    ($f:ident, $w:ident, $t:expr, $k:ident, $a:ident, $b:ident, $c:ident, $d:ident, $e:ident) => {
+        round8!($f, $w, $t, $k, $a, $b, $c, $d, $e);
+        round8!($f, $w, $t + 1, $k, $e, $a, $b, $c, $d);
+        round8!($f, $w, $t + 2, $k, $d, $e, $a, $b, $c);
+        round8!($f, $w, $t + 3, $k, $c, $d, $e, $a, $b);
+        round8!($f, $w, $t + 4, $k, $b, $c, $d, $e, $a);
+    };
+}
+
+/// Transposes 8 rows of 8 words: `r[j]` holds 8 words of lane `j`; the result's
+/// element `w` holds word `w` of every lane (lane `j` in element `j`).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn transpose8(r: [__m256i; 8]) -> [__m256i; 8] {
+    let mut t = [_mm256_setzero_si256(); 8];
+    for i in 0..4 {
+        t[2 * i] = _mm256_unpacklo_epi32(r[2 * i], r[2 * i + 1]);
+        t[2 * i + 1] = _mm256_unpackhi_epi32(r[2 * i], r[2 * i + 1]);
+    }
+    // u[4q + c]: rows 4q..4q+4, columns c (low half) and c + 4 (high half).
+    let mut u = [_mm256_setzero_si256(); 8];
+    for q in 0..2 {
+        let (a0, a1, b0, b1) = (t[4 * q], t[4 * q + 1], t[4 * q + 2], t[4 * q + 3]);
+        u[4 * q] = _mm256_unpacklo_epi64(a0, b0);
+        u[4 * q + 1] = _mm256_unpackhi_epi64(a0, b0);
+        u[4 * q + 2] = _mm256_unpacklo_epi64(a1, b1);
+        u[4 * q + 3] = _mm256_unpackhi_epi64(a1, b1);
+    }
+    let mut out = [_mm256_setzero_si256(); 8];
+    for c in 0..4 {
+        out[c] = _mm256_permute2x128_si256::<0x20>(u[c], u[4 + c]);
+        out[c + 4] = _mm256_permute2x128_si256::<0x31>(u[c], u[4 + c]);
+    }
+    out
+}
+
+/// The block a lane with no work reads (its result is discarded).
+static IDLE: [u8; 64] = [0; 64];
+
+/// Multi-buffer kernel, 8 lanes in `ymm` (the contract of `soft::LaneKernel`):
+/// lanes with a non-empty slice absorb `n` blocks each, the others are masked out
+/// of the feed-forward and keep their state.
+#[target_feature(enable = "avx2")]
+pub(super) fn compress8(state: &mut [[u32; 8]; 5], lanes: &[&[[u8; 64]]; 8], n: usize) {
+    let mut active = [0i32; 8];
+    for ((j, l), a) in lanes.iter().enumerate().zip(&mut active) {
+        if !l.is_empty() {
+            assert!(l.len() >= n, "lane {j} has fewer than {n} blocks");
+            *a = -1;
+        }
+    }
+    // SAFETY: `active` and each `state[w]` are 8 32-bit words = 32 readable bytes
+    // (unaligned load).
+    let active = unsafe { _mm256_loadu_si256(active.as_ptr().cast()) };
+    // SAFETY: as above.
+    let load = |w: &[u32; 8]| unsafe { _mm256_loadu_si256(w.as_ptr().cast()) };
+    let mut s = [
+        load(&state[0]),
+        load(&state[1]),
+        load(&state[2]),
+        load(&state[3]),
+        load(&state[4]),
+    ];
+    // Big-endian words: reverse the bytes of each 32-bit word.
+    let bswap = _mm256_setr_epi8(
+        3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12, 3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8,
+        15, 14, 13, 12,
+    );
+    let k0 = _mm256_set1_epi32(K[0] as i32);
+    let k1 = _mm256_set1_epi32(K[1] as i32);
+    let k2 = _mm256_set1_epi32(K[2] as i32);
+    let k3 = _mm256_set1_epi32(K[3] as i32);
+
+    for k in 0..n {
+        let mut lo = [_mm256_setzero_si256(); 8];
+        let mut hi = [_mm256_setzero_si256(); 8];
+        for ((lo, hi), lane) in lo.iter_mut().zip(&mut hi).zip(lanes) {
+            let block = lane.get(k).unwrap_or(&IDLE);
+            // SAFETY: `block` is 64 readable bytes: two unaligned 32-byte loads.
+            let (l, h) = unsafe {
+                (
+                    _mm256_loadu_si256(block.as_ptr().cast()),
+                    _mm256_loadu_si256(block.as_ptr().add(32).cast()),
+                )
+            };
+            *lo = _mm256_shuffle_epi8(l, bswap);
+            *hi = _mm256_shuffle_epi8(h, bswap);
+        }
+        let (m0, m1) = (transpose8(lo), transpose8(hi));
+        let mut w = [
+            m0[0], m0[1], m0[2], m0[3], m0[4], m0[5], m0[6], m0[7], m1[0], m1[1], m1[2], m1[3],
+            m1[4], m1[5], m1[6], m1[7],
+        ];
+        let [mut a, mut b, mut c, mut d, mut e] = s;
+
+        rounds5x8!(ch, w, 0, k0, a, b, c, d, e);
+        rounds5x8!(ch, w, 5, k0, a, b, c, d, e);
+        rounds5x8!(ch, w, 10, k0, a, b, c, d, e);
+        rounds5x8!(ch, w, 15, k0, a, b, c, d, e);
+        rounds5x8!(parity, w, 20, k1, a, b, c, d, e);
+        rounds5x8!(parity, w, 25, k1, a, b, c, d, e);
+        rounds5x8!(parity, w, 30, k1, a, b, c, d, e);
+        rounds5x8!(parity, w, 35, k1, a, b, c, d, e);
+        rounds5x8!(maj, w, 40, k2, a, b, c, d, e);
+        rounds5x8!(maj, w, 45, k2, a, b, c, d, e);
+        rounds5x8!(maj, w, 50, k2, a, b, c, d, e);
+        rounds5x8!(maj, w, 55, k2, a, b, c, d, e);
+        rounds5x8!(parity, w, 60, k3, a, b, c, d, e);
+        rounds5x8!(parity, w, 65, k3, a, b, c, d, e);
+        rounds5x8!(parity, w, 70, k3, a, b, c, d, e);
+        rounds5x8!(parity, w, 75, k3, a, b, c, d, e);
+
+        for (x, y) in s.iter_mut().zip([a, b, c, d, e]) {
+            *x = _mm256_add_epi32(*x, _mm256_and_si256(y, active));
+        }
+    }
+
+    for (w, v) in state.iter_mut().zip(s) {
+        // SAFETY: `w` is 8 `u32`s = 32 writable bytes (unaligned store).
+        unsafe { _mm256_storeu_si256(w.as_mut_ptr().cast(), v) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{
@@ -225,6 +396,7 @@ mod tests {
             |s, data| soft::compress(s, as_blocks(data)),
             |s, data| compress_with("avx2", s, as_blocks(data)),
         );
+        soft::check_multi("avx2");
     }
 
     /// Whole 64-byte blocks of `data` (its length is a multiple of 64).
