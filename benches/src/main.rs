@@ -213,7 +213,9 @@ fn check_agreement(
     sources: &[Source],
     runners: &mut [Box<dyn Runner>],
 ) -> Result<(), String> {
-    let input: Vec<u8> = (0..1031u32).map(|i| (i * 31 + 17) as u8).collect();
+    // Whole blocks of every block cipher (a block cipher's tail is not processed the same
+    // way by every implementation: libcrypto keeps it for the next call).
+    let input: Vec<u8> = (0..1040u32).map(|i| (i * 31 + 17) as u8).collect();
     for _ in 0..2 {
         let outputs: Vec<Vec<u8>> = runners.iter_mut().map(|r| r.output(&input)).collect();
         if let Some(i) = outputs.iter().position(|o| *o != outputs[0]) {
