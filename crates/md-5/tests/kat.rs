@@ -6,11 +6,7 @@
 //! (`--cfg md5_backend="…"`) check every backend against the vectors.
 
 use core::fmt;
-use digest::{
-    Digest, FixedOutputReset,
-    block_api::{AlgorithmName, CoreProxy},
-    common::hazmat::SerializableState,
-};
+use digest::{Digest, FixedOutputReset, block_api::CoreProxy, common::hazmat::SerializableState};
 use md5::{
     Md5,
     block_api::{Md5Core, compress},
@@ -246,27 +242,17 @@ fn oid() {
     assert_eq!(Md5::OID, <rc_md5::Md5 as AssociatedOid>::OID);
 }
 
-/// Formats `T`'s algorithm name.
-struct Name<T>(core::marker::PhantomData<T>);
-
-impl<T: AlgorithmName> fmt::Display for Name<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        T::write_alg_name(f)
-    }
-}
-
-fn name<T: AlgorithmName>() -> String {
-    Name::<T>(core::marker::PhantomData).to_string()
-}
-
 #[test]
 fn debug_and_algorithm_name_strings() {
     assert_eq!(format!("{:?}", Md5::new()), "Md5 { ... }");
     assert_eq!(format!("{:?}", Md5Core::default()), "Md5Core { ... }");
     assert_eq!(format!("{:?}", rc_md5::Md5::new()), "Md5 { ... }");
-    assert_eq!(name::<Md5>(), "Md5");
-    assert_eq!(name::<Md5Core>(), "Md5");
-    assert_eq!(name::<Md5>(), name::<rc_md5::Md5>());
+    assert_eq!(testkit::alg_name::<Md5>(), "Md5");
+    assert_eq!(testkit::alg_name::<Md5Core>(), "Md5");
+    assert_eq!(
+        testkit::alg_name::<Md5>(),
+        testkit::alg_name::<rc_md5::Md5>()
+    );
 }
 
 #[test]

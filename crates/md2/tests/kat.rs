@@ -7,9 +7,7 @@
 
 use core::fmt;
 use digest::{
-    Digest, FixedOutputReset, Reset,
-    block_api::{AlgorithmName, CoreProxy},
-    common::hazmat::SerializableState,
+    Digest, FixedOutputReset, Reset, block_api::CoreProxy, common::hazmat::SerializableState,
 };
 use md2::{Md2, block_api::Md2Core};
 use testkit::kat::{Record, parse};
@@ -240,27 +238,17 @@ fn oid() {
     assert_eq!(Md2::OID, <rc_md2::Md2 as AssociatedOid>::OID);
 }
 
-/// Formats `T`'s algorithm name.
-struct Name<T>(core::marker::PhantomData<T>);
-
-impl<T: AlgorithmName> fmt::Display for Name<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        T::write_alg_name(f)
-    }
-}
-
-fn name<T: AlgorithmName>() -> String {
-    Name::<T>(core::marker::PhantomData).to_string()
-}
-
 #[test]
 fn debug_and_algorithm_name_strings() {
     assert_eq!(format!("{:?}", Md2::new()), "Md2 { ... }");
     assert_eq!(format!("{:?}", Md2Core::default()), "Md2Core { ... }");
     assert_eq!(format!("{:?}", rc_md2::Md2::new()), "Md2 { ... }");
-    assert_eq!(name::<Md2>(), "Md2");
-    assert_eq!(name::<Md2Core>(), "Md2");
-    assert_eq!(name::<Md2>(), name::<rc_md2::Md2>());
+    assert_eq!(testkit::alg_name::<Md2>(), "Md2");
+    assert_eq!(testkit::alg_name::<Md2Core>(), "Md2");
+    assert_eq!(
+        testkit::alg_name::<Md2>(),
+        testkit::alg_name::<rc_md2::Md2>()
+    );
 }
 
 #[test]

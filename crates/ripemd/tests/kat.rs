@@ -7,9 +7,7 @@
 
 use core::fmt;
 use digest::{
-    Digest, FixedOutputReset, Reset,
-    block_api::{AlgorithmName, CoreProxy},
-    common::hazmat::SerializableState,
+    Digest, FixedOutputReset, Reset, block_api::CoreProxy, common::hazmat::SerializableState,
 };
 use ripemd::{
     Ripemd128, Ripemd160, Ripemd256, Ripemd320,
@@ -289,19 +287,6 @@ fn oids() {
     // adding an `AssociatedOid` impl would be an API difference).
 }
 
-/// Formats `T`'s algorithm name.
-struct Name<T>(core::marker::PhantomData<T>);
-
-impl<T: AlgorithmName> fmt::Display for Name<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        T::write_alg_name(f)
-    }
-}
-
-fn name<T: AlgorithmName>() -> String {
-    Name::<T>(core::marker::PhantomData).to_string()
-}
-
 #[test]
 fn debug_and_algorithm_name_strings() {
     assert_eq!(format!("{:?}", Ripemd128::new()), "Ripemd128 { ... }");
@@ -332,12 +317,15 @@ fn debug_and_algorithm_name_strings() {
         format!("{:?}", rc_ripemd::block_api::Ripemd320Core::default()),
         format!("{:?}", Ripemd320Core::default())
     );
-    assert_eq!(name::<Ripemd128>(), "Ripemd128");
-    assert_eq!(name::<Ripemd160>(), "Ripemd160");
-    assert_eq!(name::<Ripemd256>(), "Ripemd256");
-    assert_eq!(name::<Ripemd320>(), "Ripemd320");
-    assert_eq!(name::<Ripemd160Core>(), "Ripemd160");
-    assert_eq!(name::<Ripemd320>(), name::<rc_ripemd::Ripemd320>());
+    assert_eq!(testkit::alg_name::<Ripemd128>(), "Ripemd128");
+    assert_eq!(testkit::alg_name::<Ripemd160>(), "Ripemd160");
+    assert_eq!(testkit::alg_name::<Ripemd256>(), "Ripemd256");
+    assert_eq!(testkit::alg_name::<Ripemd320>(), "Ripemd320");
+    assert_eq!(testkit::alg_name::<Ripemd160Core>(), "Ripemd160");
+    assert_eq!(
+        testkit::alg_name::<Ripemd320>(),
+        testkit::alg_name::<rc_ripemd::Ripemd320>()
+    );
 }
 
 #[test]

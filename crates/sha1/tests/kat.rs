@@ -8,11 +8,7 @@
 //! (`--cfg sha1_backend="…"`) check every backend against the vectors that way too.
 
 use core::fmt;
-use digest::{
-    Digest, FixedOutputReset,
-    block_api::{AlgorithmName, CoreProxy},
-    common::hazmat::SerializableState,
-};
+use digest::{Digest, FixedOutputReset, block_api::CoreProxy, common::hazmat::SerializableState};
 use sha1::{
     Sha1,
     block_api::{Sha1Core, compress},
@@ -413,19 +409,6 @@ fn oid() {
     assert_eq!(Sha1::OID, <rc_sha1::Sha1 as AssociatedOid>::OID);
 }
 
-/// Formats `T`'s algorithm name.
-struct Name<T>(core::marker::PhantomData<T>);
-
-impl<T: AlgorithmName> fmt::Display for Name<T> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        T::write_alg_name(f)
-    }
-}
-
-fn name<T: AlgorithmName>() -> String {
-    Name::<T>(core::marker::PhantomData).to_string()
-}
-
 #[test]
 fn debug_and_algorithm_name_strings() {
     assert_eq!(format!("{:?}", Sha1::new()), "Sha1 { ... }");
@@ -435,9 +418,12 @@ fn debug_and_algorithm_name_strings() {
         format!("{:?}", rc_sha1::block_api::Sha1Core::default()),
         "Sha1Core { ... }"
     );
-    assert_eq!(name::<Sha1>(), "Sha1");
-    assert_eq!(name::<Sha1Core>(), "Sha1");
-    assert_eq!(name::<Sha1>(), name::<rc_sha1::Sha1>());
+    assert_eq!(testkit::alg_name::<Sha1>(), "Sha1");
+    assert_eq!(testkit::alg_name::<Sha1Core>(), "Sha1");
+    assert_eq!(
+        testkit::alg_name::<Sha1>(),
+        testkit::alg_name::<rc_sha1::Sha1>()
+    );
 }
 
 #[test]

@@ -41,6 +41,18 @@ pub fn available(name: &str, detected: bool) -> bool {
     false
 }
 
+/// `T`'s `AlgorithmName` as a string (`"Md5"`, `"Sha1"`, ...), for tests that compare
+/// ours with the RustCrypto crate's.
+pub fn alg_name<T: digest::common::AlgorithmName>() -> String {
+    struct Name<T>(core::marker::PhantomData<T>);
+    impl<T: digest::common::AlgorithmName> std::fmt::Display for Name<T> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            T::write_alg_name(f)
+        }
+    }
+    Name::<T>(core::marker::PhantomData).to_string()
+}
+
 fn required(name: &str) -> bool {
     std::env::var("TESTKIT_REQUIRE")
         .map(|v| v.split(',').map(str::trim).any(|r| r == name || r == "all"))
@@ -65,6 +77,11 @@ pub fn seed(default: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn alg_name_formats_the_trait() {
+        assert_eq!(super::alg_name::<rc_md5::Md5>(), "Md5");
+    }
+
     #[test]
     fn available_true_when_detected() {
         assert!(super::available("anything", true));
