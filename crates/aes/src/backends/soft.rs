@@ -35,10 +35,52 @@ use cipher::{
     consts::{U4, U16},
     inout::{InOut, InOutBuf},
 };
-use core::ops::{BitAnd, BitXor, Not};
+use core::ops::{BitAnd, BitOr, BitXor, Not};
 
 /// Eight bit-planes of a four-block batch.
-type State = [u64; 8];
+pub(crate) type State = [u64; 8];
+
+/// A word of bit-planes: `u64` here (one four-block batch); the `avx2` backend runs the
+/// same rounds on four `u64` lanes of a `ymm` register (four batches at once). Every
+/// operation acts on each 64-bit lane alone, so the layout below holds per lane.
+pub(crate) trait Word:
+    Copy + BitXor<Output = Self> + BitAnd<Output = Self> + BitOr<Output = Self> + Not<Output = Self>
+{
+    /// `x` in every 64-bit lane.
+    fn splat(x: u64) -> Self;
+    /// Each lane shifted left by `n` (`n < 64`; a constant once inlined).
+    fn shl(self, n: u32) -> Self;
+    /// Each lane shifted right by `n` (`n < 64`).
+    fn shr(self, n: u32) -> Self;
+    /// Each lane rotated right by `n` (`n < 64`).
+    #[inline(always)]
+    fn rotr(self, n: u32) -> Self {
+        if n == 0 {
+            self
+        } else {
+            self.shr(n) | self.shl(64 - n)
+        }
+    }
+}
+
+impl Word for u64 {
+    #[inline(always)]
+    fn splat(x: u64) -> Self {
+        x
+    }
+    #[inline(always)]
+    fn shl(self, n: u32) -> Self {
+        self << n
+    }
+    #[inline(always)]
+    fn shr(self, n: u32) -> Self {
+        self >> n
+    }
+    #[inline(always)]
+    fn rotr(self, n: u32) -> Self {
+        self.rotate_right(n)
+    }
+}
 
 /// Bitsliced round keys, each pre-twisted for its round (`SR^-(i mod 4)(K_i)`) and
 /// broadcast to the four blocks of a batch.
@@ -60,15 +102,15 @@ impl<const R: usize> zeroize::Zeroize for Keys<R> {
 /// Exchanges, between words `a` (index bit 0) and `b` (index bit 1), the word-index bit
 /// with in-word address bit `m` (`n = 1 << m`, `mask` = the positions whose bit `m` is 0).
 #[inline(always)]
-fn swapmove(a: &mut u64, b: &mut u64, mask: u64, n: u32) {
-    let t = ((*a >> n) ^ *b) & mask;
-    *b ^= t;
-    *a ^= t << n;
+fn swapmove<W: Word>(a: &mut W, b: &mut W, mask: u64, n: u32) {
+    let t = (a.shr(n) ^ *b) & W::splat(mask);
+    *b = *b ^ t;
+    *a = *a ^ t.shl(n);
 }
 
 /// Applies `swapmove` to the four word pairs that differ in word-index bit `j`.
 #[inline(always)]
-fn exchange(w: &mut State, j: usize, mask: u64, n: u32) {
+fn exchange<W: Word>(w: &mut [W; 8], j: usize, mask: u64, n: u32) {
     for i in 0..8 {
         if i & (1 << j) == 0 {
             let (lo, hi) = w.split_at_mut(i | (1 << j));
@@ -93,6 +135,32 @@ const EXCHANGES: [(usize, u64, u32); 6] = [
 /// Word index holding bit-plane `b` after the exchanges (index bits are b2, b0, b1).
 const PLANE: [usize; 8] = [0, 2, 4, 6, 1, 3, 5, 7];
 
+/// Words `w[2k]`, `w[2k + 1]` = the little-endian halves of block `k`, to bit-planes.
+#[inline(always)]
+fn to_planes<W: Word>(mut w: [W; 8]) -> [W; 8] {
+    for &(j, mask, n) in EXCHANGES.iter() {
+        exchange(&mut w, j, mask, n);
+    }
+    let mut s = w;
+    for (b, &p) in PLANE.iter().enumerate() {
+        s[b] = w[p];
+    }
+    s
+}
+
+/// The inverse of [`to_planes`].
+#[inline(always)]
+fn from_planes<W: Word>(s: &[W; 8]) -> [W; 8] {
+    let mut w = *s;
+    for (b, &p) in PLANE.iter().enumerate() {
+        w[p] = s[b];
+    }
+    for &(j, mask, n) in EXCHANGES.iter().rev() {
+        exchange(&mut w, j, mask, n);
+    }
+    w
+}
+
 #[inline(always)]
 fn pack(blocks: [&[u8; 16]; 4]) -> State {
     let mut w = [0u64; 8];
@@ -101,21 +169,12 @@ fn pack(blocks: [&[u8; 16]; 4]) -> State {
         w[2 * k] = u64::from_le_bytes(lo.try_into().expect("8 bytes"));
         w[2 * k + 1] = u64::from_le_bytes(hi.try_into().expect("8 bytes"));
     }
-    for &(j, mask, n) in EXCHANGES.iter() {
-        exchange(&mut w, j, mask, n);
-    }
-    core::array::from_fn(|b| w[PLANE[b]])
+    to_planes(w)
 }
 
 #[inline(always)]
 fn unpack(s: &State) -> [[u8; 16]; 4] {
-    let mut w = [0u64; 8];
-    for b in 0..8 {
-        w[PLANE[b]] = s[b];
-    }
-    for &(j, mask, n) in EXCHANGES.iter().rev() {
-        exchange(&mut w, j, mask, n);
-    }
+    let w = from_planes(s);
     let mut out = [[0u8; 16]; 4];
     for (k, o) in out.iter_mut().enumerate() {
         o[..8].copy_from_slice(&w[2 * k].to_le_bytes());
@@ -137,37 +196,38 @@ const COL_MASK: [u64; 4] = [
 
 /// `R(x)[r][c] = x[r + a][c + b]` (indices mod 4) on one bit-plane.
 #[inline(always)]
-fn fetch(x: u64, a: u32, b: u32) -> u64 {
+fn fetch<W: Word>(x: W, a: u32, b: u32) -> W {
     let n = 16 * a + 4 * b;
     if b == 0 {
-        x.rotate_right(n)
+        x.rotr(n % 64)
     } else {
         let m = COL_MASK[b as usize];
-        (x.rotate_right(n) & m) | (x.rotate_right((n + 48) % 64) & !m)
+        (x.rotr(n % 64) & W::splat(m)) | (x.rotr((n + 48) % 64) & W::splat(!m))
     }
 }
 
 /// `SR^t(x)[r][c] = x[r][c + t·r]` on one bit-plane (row `r` rotated by `t·r` columns).
 #[inline(always)]
-fn shift_rows_pow(x: u64, t: u32) -> u64 {
-    let mut out = x & 0x0000_0000_0000_ffff;
+fn shift_rows_pow<W: Word>(x: W, t: u32) -> W {
+    let mut out = x & W::splat(0x0000_0000_0000_ffff);
     for r in 1..4u32 {
         let b = (t * r) % 4;
-        let row = x & (0xffff << (16 * r));
-        out |= if b == 0 {
-            row
-        } else {
-            // Rotate the 16-bit lane right by 4·b bits.
-            let lane = row >> (16 * r);
-            let rot = ((lane >> (4 * b)) | (lane << (16 - 4 * b))) & 0xffff;
-            rot << (16 * r)
-        };
+        let row = x & W::splat(0xffff << (16 * r));
+        out = out
+            | if b == 0 {
+                row
+            } else {
+                // Rotate the 16-bit lane right by 4·b bits.
+                let lane = row.shr(16 * r);
+                let rot = (lane.shr(4 * b) | lane.shl(16 - 4 * b)) & W::splat(0xffff);
+                rot.shl(16 * r)
+            };
     }
     out
 }
 
 #[inline(always)]
-fn shift_rows_state(s: &mut State, t: u32) {
+fn shift_rows_state<W: Word>(s: &mut [W; 8], t: u32) {
     if !t.is_multiple_of(4) {
         for w in s.iter_mut() {
             *w = shift_rows_pow(*w, t % 4);
@@ -177,7 +237,7 @@ fn shift_rows_state(s: &mut State, t: u32) {
 
 /// Multiplication by 2 in GF(2^8) on bit-planes (`s[0]` is the least significant bit).
 #[inline(always)]
-fn xtime(a: &State) -> State {
+fn xtime<W: Word>(a: &[W; 8]) -> [W; 8] {
     [
         a[7],
         a[0] ^ a[7],
@@ -193,23 +253,37 @@ fn xtime(a: &State) -> State {
 /// `MC_t`: MixColumns on the columns twisted by `t` skipped ShiftRows.
 /// `out = 2·(y ⊕ R1 y) ⊕ R1 y ⊕ R2(y ⊕ R1 y)` with `R_j = fetch(·, j, j·t)`.
 #[inline(always)]
-fn mix_columns_t(y: &State, t: u32) -> State {
-    let r1: State = core::array::from_fn(|i| fetch(y[i], 1, t % 4));
-    let a: State = core::array::from_fn(|i| y[i] ^ r1[i]);
-    let a2 = xtime(&a);
-    core::array::from_fn(|i| a2[i] ^ r1[i] ^ fetch(a[i], 2, (2 * t) % 4))
+fn mix_columns_t<W: Word>(y: &[W; 8], t: u32) -> [W; 8] {
+    // Plain loops, not `core::array::from_fn`: LLVM keeps that closure out of line, and
+    // out of the `avx2` backend's target-feature context, once it holds vector code.
+    let (mut r1, mut a) = (*y, *y);
+    for i in 0..8 {
+        r1[i] = fetch(y[i], 1, t % 4);
+        a[i] = y[i] ^ r1[i];
+    }
+    let mut out = xtime(&a);
+    for i in 0..8 {
+        out[i] = out[i] ^ r1[i] ^ fetch(a[i], 2, (2 * t) % 4);
+    }
+    out
 }
 
 /// `M_t(y)[r][c] = y[r][c] ⊕ 4·(y[r][c] ⊕ y[r+2][c+2t])`; `InvMixColumns = MC ∘ M`.
 #[inline(always)]
-fn inv_mix_pre_t(y: &State, t: u32) -> State {
-    let d: State = core::array::from_fn(|i| y[i] ^ fetch(y[i], 2, (2 * t) % 4));
-    let d4 = xtime(&xtime(&d));
-    core::array::from_fn(|i| y[i] ^ d4[i])
+fn inv_mix_pre_t<W: Word>(y: &[W; 8], t: u32) -> [W; 8] {
+    let mut d = *y;
+    for i in 0..8 {
+        d[i] = y[i] ^ fetch(y[i], 2, (2 * t) % 4);
+    }
+    let mut out = xtime(&xtime(&d));
+    for i in 0..8 {
+        out[i] = out[i] ^ y[i];
+    }
+    out
 }
 
 #[inline(always)]
-fn inv_mix_columns_t(y: &State, t: u32) -> State {
+fn inv_mix_columns_t<W: Word>(y: &[W; 8], t: u32) -> [W; 8] {
     mix_columns_t(&inv_mix_pre_t(y, t), t)
 }
 
@@ -364,8 +438,8 @@ where
 }
 
 #[inline(always)]
-fn sub_bytes(s: &mut State) {
-    sbox_circuit::<u64, true>(s);
+fn sub_bytes<W: Word>(s: &mut [W; 8]) {
+    sbox_circuit::<W, true>(s);
 }
 
 /// `f(y) = (L(y))⁻¹`, the GF(2^8) inverse of the inverse affine map's linear part, so that
@@ -380,7 +454,7 @@ fn sub_bytes(s: &mut State) {
 /// the `inverse_sbox_inverts` test.)
 #[inline(always)]
 #[rustfmt::skip]
-fn inv_sbox_core(y: &mut State) {
+fn inv_sbox_core<W: Word>(y: &mut [W; 8]) {
     let z0 = y[0] ^ y[6];
     let z1 = y[1] ^ z0;
     let z2 = y[3] ^ y[4];
@@ -545,7 +619,7 @@ fn inv_sbox_core(y: &mut State) {
 /// `InvSubBytes` on bit-planes (the `0x63` constant as four NOTs).
 #[inline(always)]
 #[cfg_attr(not(any(test, feature = "hazmat")), allow(dead_code))]
-fn inv_sub_bytes(s: &mut State) {
+fn inv_sub_bytes<W: Word>(s: &mut [W; 8]) {
     for b in [0, 1, 5, 6] {
         s[b] = !s[b];
     }
@@ -553,9 +627,9 @@ fn inv_sub_bytes(s: &mut State) {
 }
 
 #[inline(always)]
-fn add_round_key(s: &mut State, k: &State) {
-    for (a, b) in s.iter_mut().zip(k) {
-        *a ^= b;
+fn add_round_key<W: Word>(s: &mut [W; 8], k: &State) {
+    for (a, &b) in s.iter_mut().zip(k) {
+        *a = *a ^ W::splat(b);
     }
 }
 
@@ -565,7 +639,7 @@ fn add_round_key(s: &mut State, k: &State) {
 /// One middle round of encryption with its twist `T` (a constant, so the rotations and
 /// masks of `mix_columns_t` fold).
 #[inline(always)]
-fn enc_round<const T: u32>(s: &mut State, k: &State) {
+fn enc_round<W: Word, const T: u32>(s: &mut [W; 8], k: &State) {
     sub_bytes(s);
     *s = mix_columns_t(s, T);
     add_round_key(s, k);
@@ -573,22 +647,22 @@ fn enc_round<const T: u32>(s: &mut State, k: &State) {
 
 /// One middle round of decryption with its twist `T`.
 #[inline(always)]
-fn dec_round<const T: u32>(s: &mut State, k: &State) {
+fn dec_round<W: Word, const T: u32>(s: &mut [W; 8], k: &State) {
     add_round_key(s, k);
     *s = inv_mix_columns_t(s, T);
     inv_sbox_core(s);
 }
 
 #[inline(always)]
-fn encrypt_batch<const R: usize>(rk: &[State; R], s: &mut State) {
+fn encrypt_batch<W: Word, const R: usize>(rk: &[State; R], s: &mut [W; 8]) {
     let nr = R - 1;
     add_round_key(s, &rk[0]);
     for (i, k) in rk.iter().enumerate().take(nr).skip(1) {
         match i % 4 {
-            1 => enc_round::<1>(s, k),
-            2 => enc_round::<2>(s, k),
-            3 => enc_round::<3>(s, k),
-            _ => enc_round::<0>(s, k),
+            1 => enc_round::<W, 1>(s, k),
+            2 => enc_round::<W, 2>(s, k),
+            3 => enc_round::<W, 3>(s, k),
+            _ => enc_round::<W, 0>(s, k),
         }
     }
     sub_bytes(s);
@@ -600,7 +674,7 @@ fn encrypt_batch<const R: usize>(rk: &[State; R], s: &mut State) {
 /// [`Keys::dec_keys`]): `InvSubBytes(InvMixColumns(x ⊕ k)) = f(InvMixColumns(x ⊕ k ⊕ 0x63))`
 /// because InvMixColumns maps a state of equal bytes `c` to itself (14⊕11⊕13⊕9 = 1).
 #[inline(always)]
-fn decrypt_batch<const R: usize>(rk: &[State; R], s: &mut State) {
+fn decrypt_batch<W: Word, const R: usize>(rk: &[State; R], s: &mut [W; 8]) {
     let nr = R - 1;
     // Undo SR^Nr: SR^(4 - Nr mod 4).
     shift_rows_state(s, (4 - (nr as u32 % 4)) % 4);
@@ -608,10 +682,10 @@ fn decrypt_batch<const R: usize>(rk: &[State; R], s: &mut State) {
     inv_sbox_core(s);
     for i in (1..nr).rev() {
         match i % 4 {
-            1 => dec_round::<1>(s, &rk[i]),
-            2 => dec_round::<2>(s, &rk[i]),
-            3 => dec_round::<3>(s, &rk[i]),
-            _ => dec_round::<0>(s, &rk[i]),
+            1 => dec_round::<W, 1>(s, &rk[i]),
+            2 => dec_round::<W, 2>(s, &rk[i]),
+            3 => dec_round::<W, 3>(s, &rk[i]),
+            _ => dec_round::<W, 0>(s, &rk[i]),
         }
     }
     add_round_key(s, &rk[0]);
@@ -700,8 +774,14 @@ impl<const R: usize> Keys<R> {
     }
 
     /// The decryption keys: rounds `1..=Nr` with `0x63` added (NOT of planes 0, 1, 5, 6).
+    /// The encryption round keys.
     #[inline]
-    fn dec_keys(&self) -> [State; R] {
+    pub(crate) fn enc_keys(&self) -> &[State; R] {
+        &self.rk
+    }
+
+    #[inline]
+    pub(crate) fn dec_keys(&self) -> [State; R] {
         let mut rk = self.rk;
         for k in rk.iter_mut().skip(1) {
             for b in [0, 1, 5, 6] {
@@ -736,6 +816,25 @@ impl<const R: usize> ParBlocksSizeUser for Backend<'_, R> {
     type ParBlocksSize = U4;
 }
 
+/// Encrypts (`enc`) or decrypts with round keys `rk` (for decryption
+/// [`Keys::dec_keys`]) the blocks whose little-endian halves are in `w` (as
+/// [`to_planes`] takes them), returning them in the same layout. The `avx2` backend
+/// calls this with four batches in the lanes of each word.
+#[inline(always)]
+pub(crate) fn crypt_words<W: Word, const R: usize>(
+    rk: &[State; R],
+    w: [W; 8],
+    enc: bool,
+) -> [W; 8] {
+    let mut s = to_planes(w);
+    if enc {
+        encrypt_batch(rk, &mut s);
+    } else {
+        decrypt_batch(rk, &mut s);
+    }
+    from_planes(&s)
+}
+
 /// Encrypts or decrypts up to four blocks from `input` as one batch.
 #[inline(always)]
 fn batch<const R: usize>(rk: &[State; R], blocks: [&[u8; 16]; 4], enc: bool) -> [[u8; 16]; 4] {
@@ -753,7 +852,7 @@ fn block_ref(b: &Block) -> &[u8; 16] {
 }
 
 #[inline(always)]
-fn one<const R: usize>(rk: &[State; R], mut block: InOut<'_, '_, Block>, enc: bool) {
+pub(crate) fn one<const R: usize>(rk: &[State; R], mut block: InOut<'_, '_, Block>, enc: bool) {
     let zero = [0u8; 16];
     let input = block.clone_in();
     let out = batch(rk, [block_ref(&input), &zero, &zero, &zero], enc);
@@ -773,10 +872,26 @@ fn par<const R: usize>(
     }
 }
 
+/// Any number of blocks, four per batch.
 #[inline(always)]
-fn tail<const R: usize>(rk: &[State; R], mut blocks: InOutBuf<'_, '_, Block>, enc: bool) {
+pub(crate) fn tail<const R: usize>(
+    rk: &[State; R],
+    mut blocks: InOutBuf<'_, '_, Block>,
+    enc: bool,
+) {
+    while blocks.len() > 4 {
+        let (head, rest) = blocks.split_at(4);
+        up_to_four(rk, head, enc);
+        blocks = rest;
+    }
+    up_to_four(rk, blocks, enc);
+}
+
+/// Up to four blocks as one batch.
+#[inline(always)]
+fn up_to_four<const R: usize>(rk: &[State; R], mut blocks: InOutBuf<'_, '_, Block>, enc: bool) {
     let n = blocks.len();
-    debug_assert!(n < 4);
+    debug_assert!(n <= 4);
     if n == 0 {
         return;
     }
