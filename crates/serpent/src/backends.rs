@@ -1,0 +1,323 @@
+//! Backend selection: the only place that decides which Serpent implementation runs.
+//!
+//! `detect()` returns the backend forced by `--cfg serpent_backend="…"`, else the best one
+//! this CPU supports: `avx512` > `avx2` > `soft`. Every backend uses the same round keys
+//! (33 × 4 words), so a cipher stores them once beside its [`Backend`]; a bulk call
+//! dispatches once.
+
+// `soft` first: it defines `serpent_core!`, which the SIMD backends expand.
+#[macro_use]
+mod soft;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx2;
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod avx512;
+
+use cipher::{Block, BlockCipherDecClosure, BlockCipherEncClosure, InOut, consts::U16};
+
+/// The 33 round keys of Serpent, four words each (bitsliced, as the rounds use them).
+pub(crate) type RoundKeys = [[u32; 4]; 33];
+
+/// Serpent's key schedule for a key of 16..=32 bytes (checked by the caller).
+pub(crate) fn round_keys(key: &[u8]) -> RoundKeys {
+    const PHI: u32 = 0x9e37_79b9;
+    // Keys shorter than 256 bits are padded with a single one bit, then zeros.
+    let mut k = [0u8; 32];
+    k[..key.len()].copy_from_slice(key);
+    if key.len() < 32 {
+        k[key.len()] = 1;
+    }
+    let mut w = [0u32; 140];
+    for (dst, src) in w[..8].iter_mut().zip(k.chunks_exact(4)) {
+        *dst = u32::from_le_bytes([src[0], src[1], src[2], src[3]]);
+    }
+    for i in 0..132 {
+        let s = i + 8;
+        w[s] = (w[s - 8] ^ w[s - 5] ^ w[s - 3] ^ w[s - 1] ^ PHI ^ i as u32).rotate_left(11);
+    }
+    let mut rk = [[0u32; 4]; 33];
+    for (i, r) in rk.iter_mut().enumerate() {
+        let x = [w[8 + 4 * i], w[9 + 4 * i], w[10 + 4 * i], w[11 + 4 * i]];
+        *r = soft::apply_s(35 - i, x);
+    }
+    #[cfg(feature = "zeroize")]
+    {
+        use cipher::zeroize::Zeroize;
+        k.zeroize();
+        w.zeroize();
+    }
+    rk
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+cpufeatures::new!(avx2_cpuid, "avx2");
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl", "avx2");
+
+/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`avx2_token`]
+/// makes one.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2Token(());
+
+/// Proof that the CPU has AVX-512F, AVX-512VL and AVX2 with `zmm` state enabled by the
+/// OS: only [`avx512_token`] makes one.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Token(());
+
+/// The implementation chosen for a cipher.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Backend {
+    /// Portable bitsliced Rust, one block at a time, every target.
+    Soft,
+    /// Word-sliced on `ymm`, 16 blocks in flight.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    Avx2(Avx2Token),
+    /// Word-sliced on `zmm` with `vpternlogd` S-boxes, 32 blocks in flight.
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    Avx512(Avx512Token),
+}
+
+impl Backend {
+    /// The backend's name (the cfg value, file stem and bench id).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Backend::Soft => "soft",
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Avx2(_) => "avx2",
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            Backend::Avx512(_) => "avx512",
+        }
+    }
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[inline]
+fn avx2_token() -> Option<Avx2Token> {
+    avx2_cpuid::get().then_some(Avx2Token(()))
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[inline]
+fn avx512_token() -> Option<Avx512Token> {
+    avx512_cpuid::get().then_some(Avx512Token(()))
+}
+
+/// The backend named `name`, if it is compiled in and this CPU can run it.
+fn by_name(name: &str) -> Option<Backend> {
+    match name {
+        "soft" => Some(Backend::Soft),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        "avx2" => avx2_token().map(Backend::Avx2),
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        "avx512" => avx512_token().map(Backend::Avx512),
+        _ => None,
+    }
+}
+
+/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
+#[inline]
+#[cfg_attr(
+    any(
+        serpent_backend = "soft",
+        serpent_backend = "avx2",
+        serpent_backend = "avx512"
+    ),
+    allow(dead_code)
+)]
+fn best() -> Backend {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        if let Some(t) = avx512_token() {
+            return Backend::Avx512(t);
+        }
+        if let Some(t) = avx2_token() {
+            return Backend::Avx2(t);
+        }
+    }
+    Backend::Soft
+}
+
+/// The forced backend (`--cfg serpent_backend="…"`), else the best available one.
+///
+/// # Panics
+/// If a forced backend cannot run on this CPU (or is not compiled for this target).
+#[inline]
+pub(crate) fn detect() -> Backend {
+    #[cfg(serpent_backend = "soft")]
+    let backend = Backend::Soft;
+    #[cfg(serpent_backend = "avx2")]
+    let backend = forced("avx2", "AVX2 on x86/x86-64");
+    #[cfg(serpent_backend = "avx512")]
+    let backend = forced("avx512", "AVX-512F, AVX-512VL and AVX2 on x86/x86-64");
+    #[cfg(not(any(
+        serpent_backend = "soft",
+        serpent_backend = "avx2",
+        serpent_backend = "avx512"
+    )))]
+    let backend = best();
+    backend
+}
+
+#[cfg(any(serpent_backend = "avx2", serpent_backend = "avx512"))]
+fn forced(name: &str, needs: &str) -> Backend {
+    match by_name(name) {
+        Some(b) => b,
+        None => panic!(
+            "serpent was built with --cfg serpent_backend=\"{name}\", but this CPU lacks {needs}"
+        ),
+    }
+}
+
+/// Runs `f` with `backend`'s encryption.
+#[inline]
+pub(crate) fn encrypt(
+    backend: Backend,
+    k: &RoundKeys,
+    f: impl BlockCipherEncClosure<BlockSize = U16>,
+) {
+    match backend {
+        Backend::Soft => f.call(&soft::Backend(k)),
+        // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
+        // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
+    }
+}
+
+/// Runs `f` with `backend`'s decryption.
+#[inline]
+pub(crate) fn decrypt(
+    backend: Backend,
+    k: &RoundKeys,
+    f: impl BlockCipherDecClosure<BlockSize = U16>,
+) {
+    match backend {
+        Backend::Soft => f.call(&soft::Backend(k)),
+        // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
+        // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
+    }
+}
+
+/// Encrypts one block with `backend`'s one-block code.
+#[inline]
+pub(crate) fn encrypt_block(
+    backend: Backend,
+    k: &RoundKeys,
+    block: InOut<'_, '_, Block<crate::Serpent>>,
+) {
+    match backend {
+        // SAFETY: the token proves the CPU has the target features of `avx512::encrypt_block`.
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Backend::Avx512(_) => unsafe { avx512::encrypt_block(k, block) },
+        _ => soft::encrypt_block(k, block),
+    }
+}
+
+/// Decrypts one block with `backend`'s one-block code.
+#[inline]
+pub(crate) fn decrypt_block(
+    backend: Backend,
+    k: &RoundKeys,
+    block: InOut<'_, '_, Block<crate::Serpent>>,
+) {
+    match backend {
+        // SAFETY: the token proves the CPU has the target features of `avx512::decrypt_block`.
+        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+        Backend::Avx512(_) => unsafe { avx512::decrypt_block(k, block) },
+        _ => soft::decrypt_block(k, block),
+    }
+}
+
+/// Unstable, hidden: the backends by name, for benches, tests and the `speed` tool.
+///
+/// Not part of the RustCrypto API and not covered by semver.
+#[doc(hidden)]
+pub mod __backends {
+    use super::by_name;
+
+    /// Names of the backends compiled into this build (available or not).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
+    /// Names of the backends compiled into this build (available or not).
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    pub const ALL: &[&str] = &["soft"];
+
+    /// Whether backend `name` is compiled in and can run on this CPU.
+    pub fn available(name: &str) -> bool {
+        by_name(name).is_some()
+    }
+
+    /// The name of the backend a new cipher uses (forced or detected).
+    pub fn selected() -> &'static str {
+        super::detect().name()
+    }
+
+    /// A [`Serpent`](crate::Serpent) for `key` (16..=32 bytes) that runs on backend `name`.
+    ///
+    /// # Panics
+    /// If `name` is unknown or cannot run on this CPU, or the key length is wrong.
+    pub fn serpent_with(name: &str, key: &[u8]) -> crate::Serpent {
+        match by_name(name) {
+            Some(b) => crate::Serpent::with_backend(key, b).expect("key of 16..=32 bytes"),
+            None => panic!("serpent backend `{name}` is not available on this CPU"),
+        }
+    }
+}
+
+/// The in-process test every backend file runs: `name` against `soft` (for `soft` itself,
+/// against RustCrypto's `serpent`) through `testkit::harness::block`, keys of every
+/// accepted length (16..=32 bytes).
+#[cfg(test)]
+pub(crate) fn check_matches_soft(name: &str, par: usize) {
+    use __backends::{available, serpent_with};
+    use cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+
+    if !testkit::available(name, available(name)) {
+        return;
+    }
+    fn enc<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, i: &[u8], o: &mut [u8]) {
+        let (i, _) = Array::slice_as_chunks(i);
+        let (o, _) = Array::slice_as_chunks_mut(o);
+        c.encrypt_blocks_b2b(i, o).expect("same lengths");
+    }
+    fn dec<C: BlockCipherDecrypt<BlockSize = U16>>(c: &C, i: &[u8], o: &mut [u8]) {
+        let (i, _) = Array::slice_as_chunks(i);
+        let (o, _) = Array::slice_as_chunks_mut(o);
+        c.decrypt_blocks_b2b(i, o).expect("same lengths");
+    }
+    let key = |rng: &mut testkit::Rng| {
+        let n = rng.range(16, 32);
+        rng.bytes(n)
+    };
+    if name == "soft" {
+        testkit::harness::block(
+            name,
+            16,
+            par,
+            key,
+            (
+                |k: &[u8]| rc_serpent::Serpent::new_from_slice(k).unwrap(),
+                enc,
+                dec,
+            ),
+            (|k: &[u8]| serpent_with("soft", k), enc, dec),
+        );
+    } else {
+        testkit::harness::block(
+            name,
+            16,
+            par,
+            key,
+            (|k: &[u8]| serpent_with("soft", k), enc, dec),
+            (|k: &[u8]| serpent_with(name, k), enc, dec),
+        );
+    }
+}
