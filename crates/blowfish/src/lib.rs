@@ -1,0 +1,263 @@
+//! Pure Rust implementation of the [Blowfish] block cipher: a drop-in replacement for
+//! RustCrypto's `blowfish` 0.10 with the same public API (including the `bcrypt`
+//! feature's functions), many blocks in flight, and SIMD backends chosen at run time.
+//!
+//! # ⚠️ Security Warning: Hazmat!
+//!
+//! This crate implements only the low-level block cipher function, and is intended
+//! for use for implementing higher-level constructions *only*. It is NOT
+//! intended for direct use in applications.
+//!
+//! USE AT YOUR OWN RISK!
+//!
+//! # Backends
+//!
+//! Chosen once per key at construction: the one forced by `--cfg blowfish_backend="…"`,
+//! else the best this CPU supports (first in the table that it has).
+//!
+//! | backend | cfg value | CPU | blocks in flight |
+//! |---|---|---|---|
+//! | 16-lane `vpgatherdd` on `zmm` | `blowfish_backend="avx512"` | x86/x86-64 with AVX-512F | 64 |
+//! | 8-lane `vpgatherdd` on `ymm` | `blowfish_backend="avx2"` | x86/x86-64 with AVX2 | 32 |
+//! | portable Rust, interleaved | `blowfish_backend="soft"` | every target (also 32-bit and big-endian) | 4 |
+//!
+//! The wide backends hand the blocks that do not fill a batch to the narrower paths
+//! (`zmm` → `ymm` → four, two, one block of portable code). Key schedules (and the
+//! `bcrypt` functions) are portable code on every backend: they are chains of dependent
+//! encryptions, bound by latency, where SIMD does not help; that code keeps the subkey
+//! XOR off the critical path of each round.
+//!
+//! # Security
+//!
+//! **No backend is constant-time.** Blowfish's S-boxes are key-dependent tables indexed
+//! by bytes of the secret state: the portable code loads `S[i][x]` with `x` secret, and
+//! the `avx2`/`avx512` backends gather from the same tables with secret indices (gathers
+//! touch one cache line per lane, just like scalar loads). An attacker who shares the
+//! CPU's caches with the process can learn about keys and data from cache timing.
+//! RustCrypto's `blowfish` and OpenSSL's `BF_*` have the same property.
+//!
+//! With the `zeroize` feature, the S-boxes and P-array are overwritten with zeros on
+//! drop.
+//!
+//! # Configuration
+//!
+//! `--cfg blowfish_backend="soft"`, `"avx2"` or `"avx512"`: use that backend instead of
+//! detecting one. Every backend stays compiled; a forced backend the CPU lacks panics
+//! with a clear message at key setup. Set it with `RUSTFLAGS` (e.g.
+//! `RUSTFLAGS='--cfg blowfish_backend="soft"'`) or in `.cargo/config.toml`.
+//!
+//! # Examples
+//! ```
+//! use blowfish::Blowfish;
+//! use blowfish::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+//!
+//! let cipher: Blowfish = Blowfish::new_from_slice(b"a 16-byte secret").unwrap();
+//! let mut blocks = [Array::from([42u8; 8]); 100];
+//! // Many blocks at once: the wide backends process them in parallel.
+//! cipher.encrypt_blocks(&mut blocks);
+//! cipher.decrypt_blocks(&mut blocks);
+//! assert!(blocks.iter().all(|b| b == &Array::from([42u8; 8])));
+//! ```
+//!
+//! [Blowfish]: https://en.wikipedia.org/wiki/Blowfish_(cipher)
+
+#![no_std]
+#![doc(
+    html_logo_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg",
+    html_favicon_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg"
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub use cipher;
+
+use backends::{Backend, State, soft};
+use byteorder::{BE, ByteOrder, LE};
+use cipher::{
+    AlgorithmName, Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
+    InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+    consts::{U1, U8, U56},
+};
+use core::fmt;
+use core::marker::PhantomData;
+
+#[cfg(feature = "zeroize")]
+use cipher::zeroize::ZeroizeOnDrop;
+
+mod backends;
+mod consts;
+
+#[doc(hidden)]
+pub use backends::__backends;
+
+/// Blowfish variant which uses Little Endian byte order read/writes.s.
+pub type BlowfishLE = Blowfish<LE>;
+
+/// Blowfish block cipher instance.
+#[derive(Clone)]
+pub struct Blowfish<T: ByteOrder = BE> {
+    state: State,
+    backend: Backend,
+    _pd: PhantomData<T>,
+}
+
+/// Whether `T` is little-endian (`byteorder::ByteOrder` is sealed: `BE` or `LE`); folds
+/// to a constant.
+#[inline(always)]
+fn is_le<T: ByteOrder>() -> bool {
+    T::read_u32(&[1, 0, 0, 0]) == 1
+}
+
+impl<T: ByteOrder> Blowfish<T> {
+    /// The initial state on `backend`.
+    fn init_state(backend: Backend) -> Self {
+        Blowfish {
+            state: State::init(),
+            backend,
+            _pd: PhantomData,
+        }
+    }
+
+    /// Keyed with `key` (4..=56 bytes) on `backend`.
+    fn with_backend(backend: Backend, key: &[u8]) -> Result<Self, InvalidLength> {
+        if key.len() < 4 || key.len() > 56 {
+            return Err(InvalidLength);
+        }
+        let mut blowfish = Self::init_state(backend);
+        blowfish.state.expand_key(key);
+        Ok(blowfish)
+    }
+}
+
+impl<T: ByteOrder> KeySizeUser for Blowfish<T> {
+    type KeySize = U56;
+}
+
+impl<T: ByteOrder> KeyInit for Blowfish<T> {
+    fn new(key: &Key<Self>) -> Self {
+        Self::new_from_slice(&key[..]).unwrap()
+    }
+
+    fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
+        Self::with_backend(backends::detect(), key)
+    }
+}
+
+impl<T: ByteOrder> BlockSizeUser for Blowfish<T> {
+    type BlockSize = U8;
+}
+
+impl<T: ByteOrder> ParBlocksSizeUser for Blowfish<T> {
+    type ParBlocksSize = U1;
+}
+
+impl<T: ByteOrder> BlockCipherEncrypt for Blowfish<T> {
+    #[inline]
+    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+        if is_le::<T>() {
+            backends::encrypt::<true>(self.backend, &self.state, f)
+        } else {
+            backends::encrypt::<false>(self.backend, &self.state, f)
+        }
+    }
+}
+
+impl<T: ByteOrder> BlockCipherEncBackend for Blowfish<T> {
+    #[inline]
+    fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        if is_le::<T>() {
+            soft::one::<true, false>(&self.state, block)
+        } else {
+            soft::one::<false, false>(&self.state, block)
+        }
+    }
+}
+
+impl<T: ByteOrder> BlockCipherDecrypt for Blowfish<T> {
+    #[inline]
+    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+        if is_le::<T>() {
+            backends::decrypt::<true>(self.backend, &self.state, f)
+        } else {
+            backends::decrypt::<false>(self.backend, &self.state, f)
+        }
+    }
+}
+
+impl<T: ByteOrder> BlockCipherDecBackend for Blowfish<T> {
+    #[inline]
+    fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
+        if is_le::<T>() {
+            soft::one::<true, true>(&self.state, block)
+        } else {
+            soft::one::<false, true>(&self.state, block)
+        }
+    }
+}
+
+impl fmt::Debug for Blowfish<BE> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Blowfish<BE> { ... }")
+    }
+}
+
+impl AlgorithmName for Blowfish<BE> {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Blowfish<BE>")
+    }
+}
+
+impl fmt::Debug for Blowfish<LE> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Blowfish<LE> { ... }")
+    }
+}
+
+impl AlgorithmName for Blowfish<LE> {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Blowfish<LE>")
+    }
+}
+
+impl<T: ByteOrder> Drop for Blowfish<T> {
+    fn drop(&mut self) {
+        #[cfg(feature = "zeroize")]
+        self.state.zeroize();
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<T: ByteOrder> ZeroizeOnDrop for Blowfish<T> {}
+
+/// Bcrypt extension of blowfish
+///
+/// These run the portable key schedule (latency-bound chains of encryptions) whatever
+/// the backend; `bc_encrypt` is the portable one-block function.
+#[cfg(feature = "bcrypt")]
+impl Blowfish<BE> {
+    /// Salted expand key
+    ///
+    /// # Panics
+    /// If `salt` or `key` is empty (as in RustCrypto's `blowfish`).
+    pub fn salted_expand_key(&mut self, salt: &[u8], key: &[u8]) {
+        self.state.salted_expand_key(salt, key)
+    }
+
+    /// Init state
+    pub fn bc_init_state() -> Blowfish<BE> {
+        Blowfish::init_state(backends::detect())
+    }
+
+    /// Encrypt
+    pub fn bc_encrypt(&self, lr: [u32; 2]) -> [u32; 2] {
+        self.state.encrypt(lr)
+    }
+
+    /// Expand key
+    ///
+    /// # Panics
+    /// If `key` is empty (as in RustCrypto's `blowfish`).
+    pub fn bc_expand_key(&mut self, key: &[u8]) {
+        self.state.expand_key(key)
+    }
+}
