@@ -1,0 +1,309 @@
+//! Backend selection: the only place that decides which DES implementation runs.
+//!
+//! `detect()` returns the backend forced by `--cfg des_backend="…"`, else the best one
+//! this CPU supports: `avx512` > `avx2` > `soft`. Every backend uses the same compact key
+//! schedule ([`soft::Ks`], 128 bytes per DES key, made by the table-driven key
+//! schedule); the bitsliced backends expand it into per-bit masks inside each bulk call,
+//! so key setup costs the same on every backend and single blocks never pay for it.
+
+#[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
+mod avx512;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod bitslice;
+pub(crate) mod soft;
+
+use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
+use soft::{Ks, Passes};
+
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(avx2_cpuid, "avx2");
+#[cfg(target_arch = "x86_64")]
+cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
+
+/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only
+/// [`avx2_token`] makes one.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx2Token(());
+
+/// Proof that the CPU has AVX-512F and AVX-512VL with `zmm` state enabled by the OS: only
+/// [`avx512_token`] makes one.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Avx512Token(());
+
+/// The implementation chosen for a cipher.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Backend {
+    /// Portable table-driven Rust, every target.
+    Soft,
+    /// Bitsliced over 256 blocks in `ymm` registers.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Avx2Token),
+    /// Bitsliced over 512 blocks in `zmm` registers.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Avx512Token),
+}
+
+impl Backend {
+    /// The backend's name (the cfg value, file stem and bench id).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Backend::Soft => "soft",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(_) => "avx512",
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx2_token() -> Option<Avx2Token> {
+    avx2_cpuid::get().then_some(Avx2Token(()))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn avx512_token() -> Option<Avx512Token> {
+    avx512_cpuid::get().then_some(Avx512Token(()))
+}
+
+/// The backend named `name`, if it is compiled in and this CPU can run it.
+fn by_name(name: &str) -> Option<Backend> {
+    match name {
+        "soft" => Some(Backend::Soft),
+        #[cfg(target_arch = "x86_64")]
+        "avx2" => avx2_token().map(Backend::Avx2),
+        #[cfg(target_arch = "x86_64")]
+        "avx512" => avx512_token().map(Backend::Avx512),
+        _ => None,
+    }
+}
+
+/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
+#[inline]
+#[cfg_attr(
+    any(des_backend = "soft", des_backend = "avx2", des_backend = "avx512"),
+    allow(dead_code)
+)]
+fn best() -> Backend {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(t) = avx512_token() {
+            return Backend::Avx512(t);
+        }
+        if let Some(t) = avx2_token() {
+            return Backend::Avx2(t);
+        }
+    }
+    Backend::Soft
+}
+
+/// The forced backend (`--cfg des_backend="…"`), else the best available one.
+///
+/// # Panics
+/// If a forced backend cannot run on this CPU (or is not compiled for this target).
+#[inline]
+pub(crate) fn detect() -> Backend {
+    #[cfg(des_backend = "soft")]
+    let backend = Backend::Soft;
+    #[cfg(des_backend = "avx2")]
+    let backend = forced("avx2", "AVX2 on x86-64");
+    #[cfg(des_backend = "avx512")]
+    let backend = forced("avx512", "AVX-512F and AVX-512VL on x86-64");
+    #[cfg(not(any(des_backend = "soft", des_backend = "avx2", des_backend = "avx512")))]
+    let backend = best();
+    backend
+}
+
+#[cfg(any(des_backend = "avx2", des_backend = "avx512"))]
+fn forced(name: &str, needs: &str) -> Backend {
+    match by_name(name) {
+        Some(b) => b,
+        None => {
+            panic!("des was built with --cfg des_backend=\"{name}\", but this CPU lacks {needs}")
+        }
+    }
+}
+
+/// The round keys of `K` DES keys and the backend that runs them.
+#[derive(Clone)]
+pub(crate) struct Keys<const K: usize> {
+    /// One compact key schedule per DES key (the layout every backend starts from).
+    pub(crate) ks: [Ks; K],
+    backend: Backend,
+}
+
+impl<const K: usize> Keys<K> {
+    /// The key schedules of `key` (`8·K` bytes, big-endian DES keys) for `backend`.
+    #[inline]
+    pub(crate) fn new(backend: Backend, key: &[u8]) -> Self {
+        let ks = core::array::from_fn(|i| {
+            let k: [u8; 8] = key[8 * i..8 * i + 8].try_into().expect("8-byte DES keys");
+            soft::key_schedule(u64::from_be_bytes(k))
+        });
+        Self { ks, backend }
+    }
+
+    /// Runs `f` with this backend's implementation of `passes` (encryption).
+    #[inline]
+    pub(crate) fn encrypt<const P: usize>(
+        &self,
+        passes: &Passes<P>,
+        f: impl BlockCipherEncClosure<BlockSize = U8>,
+    ) {
+        match self.backend {
+            Backend::Soft => f.call(&soft::Backend {
+                ks: &self.ks,
+                passes: *passes,
+            }),
+            // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => unsafe { avx2::encrypt(&self.ks, passes, f) },
+            // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(_) => unsafe { avx512::encrypt(&self.ks, passes, f) },
+        }
+    }
+
+    /// Runs `f` with this backend's implementation of `passes` (decryption).
+    #[inline]
+    pub(crate) fn decrypt<const P: usize>(
+        &self,
+        passes: &Passes<P>,
+        f: impl BlockCipherDecClosure<BlockSize = U8>,
+    ) {
+        match self.backend {
+            Backend::Soft => f.call(&soft::Backend {
+                ks: &self.ks,
+                passes: *passes,
+            }),
+            // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2(_) => unsafe { avx2::decrypt(&self.ks, passes, f) },
+            // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx512(_) => unsafe { avx512::decrypt(&self.ks, passes, f) },
+        }
+    }
+}
+
+impl<const K: usize> Drop for Keys<K> {
+    #[inline]
+    fn drop(&mut self) {
+        #[cfg(feature = "zeroize")]
+        {
+            use cipher::zeroize::Zeroize;
+            for k in self.ks.iter_mut() {
+                k.zeroize();
+            }
+        }
+    }
+}
+
+/// Unstable, hidden: the backends by name, for benches, tests and the `speed` tool.
+///
+/// Not part of the RustCrypto API and not covered by semver.
+#[doc(hidden)]
+pub mod __backends {
+    use super::{Keys, by_name};
+
+    /// Names of the backends compiled into this build (available or not).
+    #[cfg(target_arch = "x86_64")]
+    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
+    /// Names of the backends compiled into this build (available or not).
+    #[cfg(not(target_arch = "x86_64"))]
+    pub const ALL: &[&str] = &["soft"];
+
+    /// Whether backend `name` is compiled in and can run on this CPU.
+    pub fn available(name: &str) -> bool {
+        by_name(name).is_some()
+    }
+
+    /// The name of the backend a new cipher uses (forced or detected).
+    pub fn selected() -> &'static str {
+        super::detect().name()
+    }
+
+    fn keys<const K: usize>(name: &str, key: &[u8]) -> Keys<K> {
+        match by_name(name) {
+            Some(b) => Keys::new(b, key),
+            None => panic!("des backend `{name}` is not available on this CPU"),
+        }
+    }
+
+    macro_rules! with {
+        ($($f:ident, $ty:ident, $k:literal, $n:literal;)*) => {$(
+            #[doc = concat!("A [`", stringify!($ty), "`](crate::", stringify!($ty), ") that runs on backend `name`.")]
+            ///
+            /// # Panics
+            /// If `name` is unknown or cannot run on this CPU.
+            pub fn $f(name: &str, key: &[u8; $n]) -> crate::$ty {
+                crate::$ty::from_keys(keys::<$k>(name, key))
+            }
+        )*};
+    }
+
+    with! {
+        des_with, Des, 1, 8;
+        tdes_ede2_with, TdesEde2, 2, 16;
+        tdes_ede3_with, TdesEde3, 3, 24;
+        tdes_eee2_with, TdesEee2, 2, 16;
+        tdes_eee3_with, TdesEee3, 3, 24;
+    }
+}
+
+/// The in-process test every backend file runs: `name` against `soft` (for `soft` itself,
+/// against RustCrypto's `des`) through `testkit::harness::block` for DES and every
+/// Triple-DES flavor.
+#[cfg(test)]
+pub(crate) fn check_matches_soft(name: &str, par: usize) {
+    use __backends::*;
+    use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, KeyInit, array::Array};
+
+    if !testkit::available(name, available(name)) {
+        return;
+    }
+    fn enc<C: BlockCipherEncrypt<BlockSize = U8>>(c: &C, i: &[u8], o: &mut [u8]) {
+        let (i, _) = Array::slice_as_chunks(i);
+        let (o, _) = Array::slice_as_chunks_mut(o);
+        c.encrypt_blocks_b2b(i, o).expect("same lengths");
+    }
+    fn dec<C: BlockCipherDecrypt<BlockSize = U8>>(c: &C, i: &[u8], o: &mut [u8]) {
+        let (i, _) = Array::slice_as_chunks(i);
+        let (o, _) = Array::slice_as_chunks_mut(o);
+        c.decrypt_blocks_b2b(i, o).expect("same lengths");
+    }
+    macro_rules! run {
+        ($with:ident, $peer:ty, $n:literal) => {
+            if name == "soft" {
+                testkit::harness::block(
+                    name,
+                    8,
+                    par,
+                    |rng| rng.bytes($n),
+                    (|k: &[u8]| <$peer>::new_from_slice(k).unwrap(), enc, dec),
+                    (|k: &[u8]| $with("soft", k.try_into().unwrap()), enc, dec),
+                );
+            } else {
+                testkit::harness::block(
+                    name,
+                    8,
+                    par,
+                    |rng| rng.bytes($n),
+                    (|k: &[u8]| $with("soft", k.try_into().unwrap()), enc, dec),
+                    (|k: &[u8]| $with(name, k.try_into().unwrap()), enc, dec),
+                );
+            }
+        };
+    }
+    run!(des_with, rc_des::Des, 8);
+    run!(tdes_ede2_with, rc_des::TdesEde2, 16);
+    run!(tdes_ede3_with, rc_des::TdesEde3, 24);
+    run!(tdes_eee2_with, rc_des::TdesEee2, 16);
+    run!(tdes_eee3_with, rc_des::TdesEee3, 24);
+}

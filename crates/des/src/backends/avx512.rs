@@ -1,0 +1,324 @@
+//! Bitsliced DES on AVX-512: 512 blocks per batch in `zmm` registers, 256 per batch in
+//! `ymm` registers (AVX-512VL) for shorter tails, with `vpternlogd` three-input gates
+//! (the networks of `bitslice/sboxes.rs`) and the 64×64 transpose as swap-moves whose
+//! masked XOR is one `vpternlogq`-style gate.
+//!
+//! Constant time for the batches: only bitwise operations and shifts by constants. Blocks
+//! the batches do not take (fewer than [`MIN_YMM`], single blocks) go to the table-driven
+//! `soft` code, which is not.
+
+use core::arch::x86_64::*;
+use core::cell::OnceCell;
+
+use super::bitslice::{self, Gates, Masks};
+use super::soft::{self, Ks, Passes};
+use crate::Block;
+use cipher::{
+    BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
+    BlockSizeUser, ParBlocks, ParBlocksSizeUser,
+    consts::{U8, U512},
+    inout::{InOut, InOutBuf},
+};
+
+/// A `zmm` register of bit planes (8 lanes of 64 blocks).
+///
+/// Its methods use AVX-512F intrinsics; they are only reached from [`run`], which is
+/// only called with an `Avx512Token` (see `Backend`).
+#[derive(Clone, Copy)]
+struct Z(__m512i);
+
+/// A `ymm` register of bit planes (4 lanes of 64 blocks) with AVX-512VL `vpternlogd`.
+///
+/// Its methods are only reached from [`run`], as for [`Z`].
+#[derive(Clone, Copy)]
+struct Y(__m256i);
+
+macro_rules! gates {
+    ($t:ident, $v:ty, $lanes:literal, $feat:literal,
+     $zero:ident, $set1:ident, $set64:ident, $and:ident, $or:ident, $xor:ident, $andn:ident,
+     $tl:ident, $srl:ident, $sll:ident, $load:ident, $store:ident) => {
+        impl Gates for $t {
+            const LANES: usize = $lanes;
+            const TERNLOG: bool = true;
+            #[inline(always)]
+            fn zero() -> Self {
+                // SAFETY: only reached with the CPU features checked (see the type's docs).
+                $t(unsafe { $zero() })
+            }
+            #[inline(always)]
+            fn ones() -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $set1(-1) })
+            }
+            #[inline(always)]
+            fn and(a: Self, b: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $and(a.0, b.0) })
+            }
+            #[inline(always)]
+            fn or(a: Self, b: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $or(a.0, b.0) })
+            }
+            #[inline(always)]
+            fn xor(a: Self, b: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $xor(a.0, b.0) })
+            }
+            #[inline(always)]
+            fn andnot(a: Self, b: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $andn(a.0, b.0) })
+            }
+            #[inline(always)]
+            fn tl<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $tl::<IMM>(a.0, b.0, c.0) })
+            }
+            #[inline(always)]
+            fn splat(m: u32) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $set1(m as i32) })
+            }
+            #[inline(always)]
+            fn splat64(m: u64) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $set64(m as i64) })
+            }
+            #[inline(always)]
+            fn shr<const S: u32>(a: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $srl(a.0, _mm_cvtsi32_si128(S as i32)) })
+            }
+            #[inline(always)]
+            fn shl<const S: u32>(a: Self) -> Self {
+                // SAFETY: as in `zero`.
+                $t(unsafe { $sll(a.0, _mm_cvtsi32_si128(S as i32)) })
+            }
+            #[inline(always)]
+            fn load(b: &[Block]) -> Self {
+                assert_eq!(b.len(), $lanes);
+                // SAFETY: `b` holds `8·LANES` readable bytes (the register's width); the load
+                // is unaligned. CPU features: as in `zero`.
+                $t(unsafe { $load(b.as_ptr().cast()) })
+            }
+            #[inline(always)]
+            fn store(self, b: &mut [Block]) {
+                assert_eq!(b.len(), $lanes);
+                // SAFETY: `b` holds `8·LANES` writable bytes; the store is unaligned. CPU
+                // features: as in `zero`.
+                unsafe { $store(b.as_mut_ptr().cast(), self.0) }
+            }
+        }
+    };
+}
+
+gates!(
+    Z,
+    __m512i,
+    8,
+    "avx512f",
+    _mm512_setzero_si512,
+    _mm512_set1_epi32,
+    _mm512_set1_epi64,
+    _mm512_and_si512,
+    _mm512_or_si512,
+    _mm512_xor_si512,
+    _mm512_andnot_si512,
+    _mm512_ternarylogic_epi32,
+    _mm512_srl_epi64,
+    _mm512_sll_epi64,
+    _mm512_loadu_si512,
+    _mm512_storeu_si512
+);
+gates!(
+    Y,
+    __m256i,
+    4,
+    "avx512vl",
+    _mm256_setzero_si256,
+    _mm256_set1_epi32,
+    _mm256_set1_epi64x,
+    _mm256_and_si256,
+    _mm256_or_si256,
+    _mm256_xor_si256,
+    _mm256_andnot_si256,
+    _mm256_ternarylogic_epi32,
+    _mm256_srl_epi64,
+    _mm256_sll_epi64,
+    _mm256_loadu_si256,
+    _mm256_storeu_si256
+);
+
+/// One 512-block batch (kept out of line: one copy of the 48-round code for every cipher
+/// type, direction and mode that uses it).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn batch_z(inp: &[Block], out: &mut [Block], m: &[Masks]) {
+    bitslice::batch::<Z>(inp, out, m, m.len() / 16);
+}
+
+/// One 256-block batch in `ymm` registers (out of line, as [`batch_z`]).
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn batch_y(inp: &[Block], out: &mut [Block], m: &[Masks]) {
+    bitslice::batch::<Y>(inp, out, m, m.len() / 16);
+}
+
+/// Fewest tail blocks worth a padded 256-block `ymm` batch; fewer go to `soft`
+/// (break-even measured with `benches/des.rs`: see the crate README).
+pub(crate) const MIN_YMM: usize = 40;
+
+/// Runs the `P` passes whose masks are `m` over every block of `buf`: 512 at a time in
+/// `zmm`, a tail of more than 256 blocks as one padded `zmm` batch, a tail of
+/// [`MIN_YMM`]..=256 as padded `ymm` batches, fewer through `soft`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512vl")]
+fn run<const P: usize>(
+    ks: &[Ks],
+    passes: &Passes<P>,
+    m: &[Masks],
+    mut buf: InOutBuf<'_, '_, Block>,
+) {
+    let n = buf.len();
+    let mut at = 0;
+    while n - at >= 512 {
+        let mut chunk = buf.reborrow().split_at(at).1.split_at(512).0;
+        // In place or not: the batch reads all input before it writes.
+        let inp: [Block; 512] = core::array::from_fn(|i| chunk.get_in()[i]);
+        batch_z(&inp, chunk.get_out(), m);
+        at += 512;
+    }
+    let rem = n - at;
+    if rem == 0 {
+        return;
+    }
+    let (_, mut tail) = buf.split_at(at);
+    if rem < MIN_YMM {
+        return soft::crypt_blocks(ks, passes, tail);
+    }
+    let mut tmp = [Block::default(); 512];
+    let width = if rem > 256 { 512 } else { 256 };
+    tmp[..rem].copy_from_slice(tail.get_in());
+    let mut res = [Block::default(); 512];
+    if width == 512 {
+        batch_z(&tmp, &mut res, m);
+    } else {
+        batch_y(&tmp[..256], &mut res[..256], m);
+    }
+    tail.get_out().copy_from_slice(&res[..rem]);
+}
+
+/// The backend handed to `cipher`'s closures; only [`encrypt`] and [`decrypt`] make one,
+/// inside code compiled for (and only run with) AVX-512F and AVX-512VL.
+struct Backend<'a, const P: usize> {
+    ks: &'a [Ks],
+    passes: Passes<P>,
+    /// The round-key masks, made on the first batch (single blocks never need them).
+    masks: OnceCell<[Masks; 48]>,
+}
+
+impl<const P: usize> Backend<'_, P> {
+    #[inline(always)]
+    fn run(&self, buf: InOutBuf<'_, '_, Block>) {
+        if buf.len() < MIN_YMM {
+            return soft::crypt_blocks(self.ks, &self.passes, buf);
+        }
+        let m = self.masks.get_or_init(|| {
+            let mut m = [[0u32; 48]; 48];
+            for (p, &(k, dec)) in self.passes.iter().enumerate() {
+                bitslice::masks(&self.ks[k], dec, &mut m[16 * p..16 * p + 16]);
+            }
+            m
+        });
+        // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
+        // with an `Avx512Token` (AVX-512F and AVX-512VL with OS support for `zmm`).
+        unsafe { run(self.ks, &self.passes, &m[..16 * P], buf) }
+    }
+}
+
+impl<const P: usize> BlockSizeUser for Backend<'_, P> {
+    type BlockSize = U8;
+}
+
+/// 512 blocks: one bit per block in each of the 512 bits of a `zmm` register, 64 such
+/// registers of state (the 32 architectural ones plus L1-resident spills, which the
+/// memory-operand forms of `vpternlogd`/`vpxord` absorb). `ctr` and `cbc` decryption
+/// then hand over whole batches.
+impl<const P: usize> ParBlocksSizeUser for Backend<'_, P> {
+    type ParBlocksSize = U512;
+}
+
+impl<const P: usize> BlockCipherEncBackend for Backend<'_, P> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
+        soft::crypt1(self.ks, &self.passes, block);
+    }
+
+    #[inline(always)]
+    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.run(blocks.into_buf());
+    }
+
+    #[inline(always)]
+    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block>) {
+        self.run(blocks);
+    }
+}
+
+impl<const P: usize> BlockCipherDecBackend for Backend<'_, P> {
+    #[inline(always)]
+    fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
+        soft::crypt1(self.ks, &self.passes, block);
+    }
+
+    #[inline(always)]
+    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        self.run(blocks.into_buf());
+    }
+
+    #[inline(always)]
+    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block>) {
+        self.run(blocks);
+    }
+}
+
+/// Runs `f` with the AVX-512 backend for `passes` (encryption).
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) fn encrypt<const P: usize>(
+    ks: &[Ks],
+    passes: &Passes<P>,
+    f: impl BlockCipherEncClosure<BlockSize = U8>,
+) {
+    f.call(&Backend {
+        ks,
+        passes: *passes,
+        masks: OnceCell::new(),
+    })
+}
+
+/// Runs `f` with the AVX-512 backend for `passes` (decryption).
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) fn decrypt<const P: usize>(
+    ks: &[Ks],
+    passes: &Passes<P>,
+    f: impl BlockCipherDecClosure<BlockSize = U8>,
+) {
+    f.call(&Backend {
+        ks,
+        passes: *passes,
+        masks: OnceCell::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    /// ECB against `soft` for DES and every Triple-DES flavor: lengths around 512 blocks
+    /// and the tail paths, misaligned buffers, sentinels (`testkit::harness::block`).
+    #[test]
+    fn avx512_matches_soft() {
+        crate::backends::check_matches_soft("avx512", 512);
+        crate::backends::check_matches_soft("avx512", 256);
+        crate::backends::check_matches_soft("avx512", super::MIN_YMM);
+    }
+}

@@ -1,0 +1,330 @@
+//! Bitsliced DES, generic over the register type: the code `avx512.rs` and `avx2.rs`
+//! instantiate (no `unsafe`, no target features here; it inlines into their
+//! `#[target_feature]` functions).
+//!
+//! A batch is `64 · LANES` blocks: 64 registers of `LANES` 64-bit lanes are loaded (block
+//! `LANES·j + q` in lane `q` of register `j`) and transposed in each lane as a 64×64 bit
+//! matrix, so register `p` then holds bit `p` (of the little-endian `u64`) of every block:
+//! one bit plane. IP, E, P and FP become renamings of planes ([`PLANE`], [`E`],
+//! [`PINV`]); each round XORs the 48 E-bits with the round-key masks, runs the eight
+//! S-box gate networks of [`sboxes`] and XORs their outputs into the other half.
+//!
+//! For `des-crypt`: [`des_core`] takes the E table (a salt swaps E outputs) and a pass
+//! count (25 encryptions with one key schedule never leave the bitsliced domain).
+
+#![forbid(unsafe_code)]
+
+mod sboxes;
+
+use super::soft::{Ks, P, key_bit};
+use crate::Block;
+
+/// A register of bit planes and the operations the networks need.
+pub(crate) trait Gates: Copy {
+    /// 64-bit lanes per register (blocks per register row).
+    const LANES: usize;
+    /// Whether [`Gates::tl`] is a single instruction (else the networks lowered to
+    /// two-input operations are used).
+    const TERNLOG: bool;
+    /// All zeros.
+    fn zero() -> Self;
+    /// All ones.
+    fn ones() -> Self;
+    /// `a & b`.
+    fn and(a: Self, b: Self) -> Self;
+    /// `a | b`.
+    fn or(a: Self, b: Self) -> Self;
+    /// `a ^ b`.
+    fn xor(a: Self, b: Self) -> Self;
+    /// `!a & b`.
+    fn andnot(a: Self, b: Self) -> Self;
+    /// The three-input function with truth table `IMM` (bit `a<<2 | b<<1 | c`).
+    fn tl<const IMM: i32>(a: Self, b: Self, c: Self) -> Self;
+    /// Every 32-bit lane set to `m`.
+    fn splat(m: u32) -> Self;
+    /// Every 64-bit lane set to `m`.
+    fn splat64(m: u64) -> Self;
+    /// Each 64-bit lane shifted right by `S`.
+    fn shr<const S: u32>(a: Self) -> Self;
+    /// Each 64-bit lane shifted left by `S`.
+    fn shl<const S: u32>(a: Self) -> Self;
+    /// `LANES` blocks as little-endian `u64`s, one per lane.
+    fn load(b: &[Block]) -> Self;
+    /// The lanes back to `LANES` blocks.
+    fn store(self, b: &mut [Block]);
+}
+
+/// Exchanges bit `c + s` of `a` with bit `c` of `b` wherever bit `c` of `m` is set.
+#[inline(always)]
+fn swapmove<V: Gates, const S: u32>(a: &mut V, b: &mut V, m: V) {
+    let t = if V::TERNLOG {
+        // ((a >> s) ^ b) & m
+        V::tl::<0x28>(V::shr::<S>(*a), *b, m)
+    } else {
+        V::and(V::xor(V::shr::<S>(*a), *b), m)
+    };
+    *b = V::xor(*b, t);
+    *a = V::xor(*a, V::shl::<S>(t));
+}
+
+/// Transposes the 64×64 bit matrix in each 64-bit lane of `x` (row `j` = register `j`).
+#[inline(always)]
+fn transpose<V: Gates>(x: &mut [V; 64]) {
+    macro_rules! stage {
+        ($s:literal, $m:literal) => {{
+            let m = V::splat64($m);
+            for j in 0..64 {
+                if j & $s == 0 {
+                    let (lo, hi) = x.split_at_mut(j + $s);
+                    swapmove::<V, $s>(&mut lo[j], &mut hi[0], m);
+                }
+            }
+        }};
+    }
+    stage!(32, 0x0000_0000_FFFF_FFFF);
+    stage!(16, 0x0000_FFFF_0000_FFFF);
+    stage!(8, 0x00FF_00FF_00FF_00FF);
+    stage!(4, 0x0F0F_0F0F_0F0F_0F0F);
+    stage!(2, 0x3333_3333_3333_3333);
+    stage!(1, 0x5555_5555_5555_5555);
+}
+
+/// FIPS 46-3 IP: bit `k + 1` of `L0‖R0` is block bit `IP[k]` (1..=64 from the MSB).
+const IP: [u8; 64] = [
+    58, 50, 42, 34, 26, 18, 10, 2, 60, 52, 44, 36, 28, 20, 12, 4, 62, 54, 46, 38, 30, 22, 14, 6,
+    64, 56, 48, 40, 32, 24, 16, 8, 57, 49, 41, 33, 25, 17, 9, 1, 59, 51, 43, 35, 27, 19, 11, 3, 61,
+    53, 45, 37, 29, 21, 13, 5, 63, 55, 47, 39, 31, 23, 15, 7,
+];
+
+/// `PLANE[k]`: the transposed plane holding bit `k + 1` of `L0‖R0`. Block bit `n`
+/// (1..=64 from the MSB of the big-endian block) is bit `8·⌊(n−1)/8⌋ + 7 − (n−1) mod 8`
+/// of the little-endian `u64`.
+const PLANE: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        let n = IP[k] - 1;
+        t[k] = 8 * (n / 8) + 7 - n % 8;
+        k += 1;
+    }
+    t
+};
+
+/// The standard E expansion: S-box `i`'s input `j` (`j = 0` is `b1`) is bit `E[6i + j]`
+/// of `R` (0-based from the MSB). `des-crypt` swaps entries `k` and `k + 24` per salt bit.
+pub(crate) const E: [u8; 48] = {
+    let mut t = [0u8; 48];
+    let mut i = 0;
+    while i < 8 {
+        let mut j = 0;
+        while j < 6 {
+            t[6 * i + j] = ((4 * i + j + 31) % 32) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `PINV[b]`: where P puts bit `b` (0-based) of the S-box outputs.
+const PINV: [u8; 32] = {
+    let mut t = [0u8; 32];
+    let mut j = 0;
+    while j < 32 {
+        t[P[j] as usize - 1] = j as u8;
+        j += 1;
+    }
+    t
+};
+
+/// Round-key masks: one 0 / all-ones word per S-box input bit, for each round in the
+/// order the rounds run.
+pub(crate) type Masks = [u32; 48];
+
+/// The masks of one DES pass with round keys `ks`, forwards or backwards.
+#[inline]
+pub(crate) fn masks(ks: &Ks, dec: bool, out: &mut [Masks]) {
+    for (t, m) in out.iter_mut().enumerate().take(16) {
+        let r = if dec { 15 - t } else { t };
+        let k = u64::from(ks[2 * r]) | (u64::from(ks[2 * r + 1]) << 32);
+        for i in 0..8 {
+            for j in 0..6 {
+                let bit = (k >> key_bit(i, 5 - j as u32)) & 1;
+                m[6 * i + j] = (bit as u32).wrapping_neg();
+            }
+        }
+    }
+}
+
+/// One round: `l ^= f(r, k)`.
+#[inline(always)]
+fn round<V: Gates>(l: &mut [V], r: &[V], k: &Masks, e: &[u8; 48]) {
+    macro_rules! sbox {
+        ($i:literal, $f3:path, $f2:path) => {{
+            let x: [V; 6] = core::array::from_fn(|j| {
+                V::xor(r[e[6 * $i + j] as usize], V::splat(k[6 * $i + j]))
+            });
+            let s = if V::TERNLOG { $f3(&x) } else { $f2(&x) };
+            for m in 0..4 {
+                let j = PINV[4 * $i + m] as usize;
+                l[j] = V::xor(l[j], s[m]);
+            }
+        }};
+    }
+    sbox!(0, sboxes::s1, sboxes::s1_2);
+    sbox!(1, sboxes::s2, sboxes::s2_2);
+    sbox!(2, sboxes::s3, sboxes::s3_2);
+    sbox!(3, sboxes::s4, sboxes::s4_2);
+    sbox!(4, sboxes::s5, sboxes::s5_2);
+    sbox!(5, sboxes::s6, sboxes::s6_2);
+    sbox!(6, sboxes::s7, sboxes::s7_2);
+    sbox!(7, sboxes::s8, sboxes::s8_2);
+}
+
+/// `passes` DES passes on the state `st` (`L0‖R0` planes): pass `p` uses the 16 masks
+/// at `masks[16·(p mod masks.len()/16)..]`; the halves swap between passes (FP of one
+/// pass and IP of the next cancel). Ends with the `L16` of the last pass in the half
+/// that held `L0` when `passes` is odd.
+#[inline(always)]
+pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[u8; 48]) {
+    let keys = masks.len() / 16;
+    let (a, b) = st.split_at_mut(32);
+    for p in 0..passes {
+        let m = &masks[16 * (p % keys)..16 * (p % keys) + 16];
+        let (l, r): (&mut [V], &mut [V]) = if p % 2 == 0 {
+            (&mut *a, &mut *b)
+        } else {
+            (&mut *b, &mut *a)
+        };
+        for t in 0..8 {
+            round(l, r, &m[2 * t], e);
+            round(r, l, &m[2 * t + 1], e);
+        }
+    }
+}
+
+/// Encrypts (or decrypts: the masks decide) `64 · LANES` blocks from `inp` into `out`
+/// with `passes` (1 or 3) DES passes, through the standard E.
+#[inline(always)]
+pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks], passes: usize) {
+    let w = V::LANES;
+    debug_assert!(passes % 2 == 1 && inp.len() == 64 * w && out.len() == 64 * w);
+    let mut x: [V; 64] = core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]));
+    transpose(&mut x);
+    let mut st: [V; 64] = core::array::from_fn(|k| x[PLANE[k] as usize]);
+    des_core(&mut st, masks, passes, &E);
+    // The pre-output is R16‖L16: the halves trade places, and FP undoes IP.
+    for k in 0..64 {
+        x[PLANE[k] as usize] = st[(k + 32) % 64];
+    }
+    transpose(&mut x);
+    for (j, v) in x.into_iter().enumerate() {
+        v.store(&mut out[w * j..w * j + w]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The generic code on plain `u64`s (one lane, 64 blocks): checks the transpose,
+    //! the plane renamings and both S-box networks without any SIMD.
+    use super::*;
+    use crate::backends::soft;
+    use std::{vec, vec::Vec};
+
+    #[derive(Clone, Copy)]
+    struct W<const T: bool>(u64);
+
+    impl<const T: bool> Gates for W<T> {
+        const LANES: usize = 1;
+        const TERNLOG: bool = T;
+        fn zero() -> Self {
+            W(0)
+        }
+        fn ones() -> Self {
+            W(!0)
+        }
+        fn and(a: Self, b: Self) -> Self {
+            W(a.0 & b.0)
+        }
+        fn or(a: Self, b: Self) -> Self {
+            W(a.0 | b.0)
+        }
+        fn xor(a: Self, b: Self) -> Self {
+            W(a.0 ^ b.0)
+        }
+        fn andnot(a: Self, b: Self) -> Self {
+            W(!a.0 & b.0)
+        }
+        fn tl<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
+            let mut r = 0;
+            for bit in 0..64 {
+                let idx = ((a.0 >> bit) & 1) << 2 | ((b.0 >> bit) & 1) << 1 | ((c.0 >> bit) & 1);
+                r |= (((IMM as u64) >> idx) & 1) << bit;
+            }
+            W(r)
+        }
+        fn splat(m: u32) -> Self {
+            W(u64::from(m) | u64::from(m) << 32)
+        }
+        fn splat64(m: u64) -> Self {
+            W(m)
+        }
+        fn shr<const S: u32>(a: Self) -> Self {
+            W(a.0 >> S)
+        }
+        fn shl<const S: u32>(a: Self) -> Self {
+            W(a.0 << S)
+        }
+        fn load(b: &[Block]) -> Self {
+            W(u64::from_le_bytes(b[0].into()))
+        }
+        fn store(self, b: &mut [Block]) {
+            b[0] = self.0.to_le_bytes().into();
+        }
+    }
+
+    fn check<const T: bool>() {
+        let mut rng = testkit::Rng::new(7);
+        for _ in 0..4 {
+            let ks: [Ks; 3] = core::array::from_fn(|_| {
+                soft::key_schedule(u64::from_le_bytes(rng.bytes(8).try_into().unwrap()))
+            });
+            let inp: Vec<Block> = (0..64)
+                .map(|_| Block::try_from(&rng.bytes(8)[..]).unwrap())
+                .collect();
+            for passes in [
+                [(0, false), (1, true), (2, false)],
+                [(2, true), (1, false), (0, true)],
+            ] {
+                let mut m = [[0u32; 48]; 48];
+                for (p, &(k, dec)) in passes.iter().enumerate() {
+                    masks(&ks[k], dec, &mut m[16 * p..16 * p + 16]);
+                }
+                let mut out = vec![Block::default(); 64];
+                batch::<W<T>>(&inp, &mut out, &m, 3);
+                for (i, o) in inp.iter().zip(&out) {
+                    let x = u64::from_le_bytes((*i).into());
+                    let [y] = soft::crypt_n(&ks, &passes, [x]);
+                    assert_eq!(u64::from_le_bytes((*o).into()), y);
+                }
+                let mut out1 = vec![Block::default(); 64];
+                batch::<W<T>>(&inp, &mut out1, &m[..16], 1);
+                for (i, o) in inp.iter().zip(&out1) {
+                    let x = u64::from_le_bytes((*i).into());
+                    let [y] = soft::crypt_n(&ks, &[passes[0]], [x]);
+                    assert_eq!(u64::from_le_bytes((*o).into()), y);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bitsliced_ternlog_network_matches_soft() {
+        check::<true>();
+    }
+
+    #[test]
+    fn bitsliced_two_input_network_matches_soft() {
+        check::<false>();
+    }
+}

@@ -1,0 +1,237 @@
+//! Pure Rust implementation of the [Data Encryption Standard][DES] (DES),
+//! including [Triple DES] (TDES, 3DES) block ciphers: a drop-in replacement for
+//! RustCrypto's `des` 0.9 with the same public API, a fast table-driven portable
+//! backend and bitsliced SIMD backends chosen at run time.
+//!
+//! # ⚠️ Security Warning: Hazmat!
+//!
+//! This crate implements only the low-level block cipher function, and is intended
+//! for use for implementing higher-level constructions *only*. It is NOT
+//! intended for direct use in applications.
+//!
+//! USE AT YOUR OWN RISK!
+//!
+//! # Backends
+//!
+//! Chosen once per key at construction: the one forced by `--cfg des_backend="…"`, else
+//! the best this CPU supports (first in the table that it has).
+//!
+//! | backend | cfg value | CPU | blocks in flight |
+//! |---|---|---|---|
+//! | bitsliced on `zmm` | `des_backend="avx512"` | x86/x86-64 with AVX-512F | 512 |
+//! | bitsliced on `ymm` | `des_backend="avx2"` | x86/x86-64 with AVX2 | 256 |
+//! | SSLeay-style tables | `des_backend="soft"` | every target (also 32-bit and big-endian) | 4 |
+//!
+//! The bitsliced backends hold one bit of 512 (256) blocks per register: a 64×64 bit
+//! transpose turns the blocks into 64 bit planes, IP, E and P become free renamings of
+//! planes, each S-box is a network of three-input logic gates (`vpternlogd` on AVX-512;
+//! the same network lowered to AND/OR/XOR/ANDN on AVX2), and Triple DES runs all 48
+//! rounds before transposing back. They take full batches; what is left (and single
+//! blocks, and CBC encryption, which is serial) goes to the `soft` code.
+//!
+//! # Security
+//!
+//! - `soft` is **table-based and not constant-time**: its S-box (and key schedule)
+//!   look-ups use addresses that depend on key and data, as SSLeay's and OpenSSL's DES do.
+//! - `avx2` and `avx512` process full batches in constant time (bitsliced: only
+//!   bitwise operations, no data- or key-dependent addresses or branches); the blocks they
+//!   hand to `soft` (tails shorter than a batch, single blocks, CBC encryption) and the
+//!   key schedule are table-based.
+//!
+//! DES has a 56-bit key and a 64-bit block and is broken by exhaustive search; Triple
+//! DES has a 64-bit block (see Sweet32). [`weak_key_test`] reports the weak, semi-weak
+//! and possibly-weak keys as RustCrypto's `des` does; key construction does not reject
+//! them. With the `zeroize` feature, the key schedules are overwritten with zeros on drop.
+//!
+//! # Configuration
+//!
+//! `--cfg des_backend="soft"`, `"avx2"` or `"avx512"` (in `RUSTFLAGS` or
+//! `.cargo/config.toml`) uses that backend instead of detecting one. Every backend stays
+//! compiled; a forced backend the CPU lacks panics with a clear message at key setup.
+//!
+//! # Examples
+//! ```
+//! use des::TdesEde3;
+//! use des::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+//!
+//! let cipher = TdesEde3::new(&Array::from([7u8; 24]));
+//! let mut blocks = [Array::from([42u8; 8]); 1000];
+//! cipher.encrypt_blocks(&mut blocks); // in parallel on the SIMD backends
+//! cipher.decrypt_blocks(&mut blocks);
+//! assert!(blocks.iter().all(|b| *b == Array::from([42u8; 8])));
+//! ```
+//!
+//! [DES]: https://en.wikipedia.org/wiki/Data_Encryption_Standard
+//! [Triple DES]: https://en.wikipedia.org/wiki/Triple_DES
+
+#![no_std]
+#![doc(
+    html_logo_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg",
+    html_favicon_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg"
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub use cipher;
+
+#[cfg(test)]
+extern crate std;
+
+mod backends;
+mod weak_key;
+
+#[doc(hidden)]
+pub use backends::__backends;
+
+pub use weak_key::{WeakKeyError, weak_key_test};
+
+use backends::{Keys, soft};
+use cipher::{
+    AlgorithmName, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut, Key,
+    KeyInit, KeySizeUser, ParBlocksSizeUser,
+    array::Array,
+    consts::{U1, U8, U16, U24},
+};
+use core::fmt;
+
+/// A DES block.
+pub(crate) type Block = Array<u8, U8>;
+
+macro_rules! define_des {
+    (
+        $(#[$doc:meta])*
+        $name:ident, $keys:literal, $key_size:ty, $debug:literal,
+        enc = $enc:expr, dec = $dec:expr $(,)?
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone)]
+        pub struct $name {
+            keys: Keys<$keys>,
+        }
+
+        impl $name {
+            /// The DES passes of encryption: (key index, decrypt?) in order.
+            const ENC: soft::Passes<{ $enc.len() }> = $enc;
+            /// The DES passes of decryption.
+            const DEC: soft::Passes<{ $dec.len() }> = $dec;
+
+            /// A cipher around an existing key schedule (for `__backends`).
+            pub(crate) fn from_keys(keys: Keys<$keys>) -> Self {
+                Self { keys }
+            }
+        }
+
+        impl KeySizeUser for $name {
+            type KeySize = $key_size;
+        }
+
+        impl KeyInit for $name {
+            #[inline]
+            fn new(key: &Key<Self>) -> Self {
+                Self {
+                    keys: Keys::new(backends::detect(), key),
+                }
+            }
+        }
+
+        impl BlockSizeUser for $name {
+            type BlockSize = U8;
+        }
+
+        impl ParBlocksSizeUser for $name {
+            type ParBlocksSize = U1;
+        }
+
+        impl BlockCipherEncrypt for $name {
+            #[inline]
+            fn encrypt_with_backend(
+                &self,
+                f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>,
+            ) {
+                self.keys.encrypt(&Self::ENC, f)
+            }
+        }
+
+        impl BlockCipherEncBackend for $name {
+            #[inline]
+            fn encrypt_block(&self, block: InOut<'_, '_, cipher::Block<Self>>) {
+                soft::crypt1(&self.keys.ks, &Self::ENC, block)
+            }
+        }
+
+        impl BlockCipherDecrypt for $name {
+            #[inline]
+            fn decrypt_with_backend(
+                &self,
+                f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>,
+            ) {
+                self.keys.decrypt(&Self::DEC, f)
+            }
+        }
+
+        impl BlockCipherDecBackend for $name {
+            #[inline]
+            fn decrypt_block(&self, block: InOut<'_, '_, cipher::Block<Self>>) {
+                soft::crypt1(&self.keys.ks, &Self::DEC, block)
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str($debug)
+            }
+        }
+
+        impl AlgorithmName for $name {
+            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+
+        #[cfg(feature = "zeroize")]
+        impl cipher::zeroize::ZeroizeOnDrop for $name {}
+    };
+}
+
+define_des!(
+    /// Data Encryption Standard (DES) block cipher.
+    Des, 1, U8, "Des { ... }",
+    enc = [(0, false)],
+    dec = [(0, true)],
+);
+
+impl Drop for Des {
+    fn drop(&mut self) {
+        // The key schedule zeroizes itself (feature `zeroize`); this impl is kept for
+        // parity with RustCrypto's `Des`.
+    }
+}
+
+define_des!(
+    /// Triple DES (3DES) block cipher.
+    // RustCrypto's des 0.9.0 prints `TdesEee3` for `TdesEde3`; kept for drop-in parity.
+    TdesEde3, 3, U24, "TdesEee3 { ... }",
+    enc = [(0, false), (1, true), (2, false)],
+    dec = [(2, true), (1, false), (0, true)],
+);
+
+define_des!(
+    /// Triple DES (3DES) block cipher.
+    TdesEee3, 3, U24, "TdesEee3 { ... }",
+    enc = [(0, false), (1, false), (2, false)],
+    dec = [(2, true), (1, true), (0, true)],
+);
+
+define_des!(
+    /// Triple DES (3DES) block cipher.
+    TdesEde2, 2, U16, "TdesEde2 { ... }",
+    enc = [(0, false), (1, true), (0, false)],
+    dec = [(0, true), (1, false), (0, true)],
+);
+
+define_des!(
+    /// Triple DES (3DES) block cipher.
+    TdesEee2, 2, U16, "TdesEee2 { ... }",
+    enc = [(0, false), (1, false), (0, false)],
+    dec = [(0, true), (1, true), (0, true)],
+);
