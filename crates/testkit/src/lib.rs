@@ -59,12 +59,13 @@ fn required(name: &str) -> bool {
         .unwrap_or(false)
 }
 
-/// The number of cases a differential run makes: `TESTKIT_CASES` or `default`.
+/// The number of cases a differential run makes: `TESTKIT_CASES` if set, else
+/// `default` capped at `TESTKIT_CASES_MAX` (the emulated CPU ladder sets that cap, so a
+/// crate with a small default keeps it and a large one shrinks).
 pub fn cases(default: usize) -> usize {
-    std::env::var("TESTKIT_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse().ok());
+    var("TESTKIT_CASES")
+        .unwrap_or_else(|| default.min(var("TESTKIT_CASES_MAX").unwrap_or(usize::MAX)))
 }
 
 /// The seed of a seeded run: `TESTKIT_SEED` or `default`.
