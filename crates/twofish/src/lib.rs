@@ -1,0 +1,207 @@
+//! Pure Rust implementation of the [Twofish] block cipher: a drop-in replacement for
+//! RustCrypto's `twofish` 0.8 with the same public API, key-dependent table code and
+//! SIMD backends chosen at run time.
+//!
+//! # ⚠️ Security Warning: Hazmat!
+//!
+//! This crate implements only the low-level block cipher function, and is intended
+//! for use for implementing higher-level constructions *only*. It is NOT
+//! intended for direct use in applications.
+//!
+//! USE AT YOUR OWN RISK!
+//!
+//! # Backends
+//!
+//! Chosen once per key at construction: the one forced by `--cfg twofish_backend="…"`,
+//! else the best this CPU supports (first in the table that it has).
+//!
+//! | backend | cfg value | CPU | blocks in flight |
+//! |---|---|---|---|
+//! | `vpgatherdd` on `zmm` | `twofish_backend="avx512"` | x86-64 with AVX2 and AVX-512F | 32 |
+//! | `ymm` rounds, scalar look-ups | `twofish_backend="avx2"` | x86-64 with AVX2 | 16 |
+//! | portable table code | `twofish_backend="soft"` | every target (also 32-bit and big-endian) | 3 |
+//! | `vpermi2b` + `gf2p8mulb` on `zmm` (only when forced) | `twofish_backend="gfni_avx512"` | x86-64 with AVX2, AVX-512F/BW/VBMI and GFNI | 32 |
+//!
+//! The key schedule folds the key-dependent S-boxes and the MDS matrix into four
+//! 256-entry tables of 32-bit words (4 KiB per key), so the round function `g` is four
+//! table look-ups and three XORs. `soft` runs three blocks interleaved; `avx2` and
+//! `avx512` hold one 32-bit word of 8 or 16 blocks per register, two sets of registers
+//! interleaved; `avx512` does the look-ups with `vpgatherdd`, `avx2` with scalar loads
+//! (measured: gathers were faster here, but qemu 7.2 runs them wrongly and many AVX2-only
+//! CPUs have slow gathers; see `src/backends/avx2.rs`). On CPUs with AVX-512 VBMI the
+//! `avx512` and `gfni_avx512` key schedules build the tables with byte permutes, 64 entries at
+//! a time. `gfni_avx512` keeps the four key-dependent 8→8 S-boxes in registers (`vpermi2b`) and
+//! does the MDS multiplication with `gf2p8mulb` through an isomorphism between
+//! Twofish's field (mod x⁸+x⁶+x⁵+x³+1) and the AES field that the instruction uses; it
+//! is about 25% slower than `avx512` here, so detection never picks it. The wide
+//! backends hand the blocks that do not fill a batch to the narrower ones (`zmm` →
+//! `ymm` → `soft`).
+//!
+//! # Security
+//!
+//! Twofish's S-boxes depend on the key, and table code indexes key-dependent tables with
+//! data bytes:
+//! - `soft`, `avx2`, `avx512` (the detected ones): **not constant time.** `soft`
+//!   and `avx2` load from the 4 KiB key-dependent tables at data-dependent addresses,
+//!   `avx512` does the same with `vpgatherdd`; cache-timing and gather side channels can
+//!   leak key and data bits to an attacker who shares the core or its caches. The
+//!   single-block calls (and so CBC encryption) use the `soft` code on every backend.
+//! - `gfni_avx512` (forced only): constant time for bulk calls — the S-boxes are whole `zmm`
+//!   registers indexed by `vpermi2b`, the MDS products are `gf2p8mulb`, no memory access
+//!   or branch depends on data or key. But its key schedule computes the subkeys with
+//!   scalar look-ups indexed by key bytes, and blocks that do not fill a batch of 16, and
+//!   single-block calls, run the `soft` code: only the processing of whole batches of 16
+//!   blocks is protected.
+//!
+//! RustCrypto's `twofish` 0.8.0 computes the S-boxes on the fly with data-dependent
+//! indexing into small tables, so it is not constant time either.
+//!
+//! With the `zeroize` feature, the key schedule is overwritten with zeros on drop.
+//!
+//! # Configuration
+//!
+//! `--cfg twofish_backend="soft"`, `"avx2"`, `"avx512"` or `"gfni_avx512"`: use that backend
+//! instead of detecting one. Every backend stays compiled; a forced backend the CPU lacks panics
+//! with a clear message at key setup. Set it with `RUSTFLAGS` (e.g.
+//! `RUSTFLAGS='--cfg twofish_backend="soft"'`) or in `.cargo/config.toml`.
+//!
+//! # Examples
+//! ```
+//! use twofish::Twofish;
+//! use twofish::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+//!
+//! let cipher = Twofish::new_from_slice(&[0u8; 16]).unwrap();
+//! let mut block = Array::from([42u8; 16]);
+//! let copy = block;
+//! cipher.encrypt_block(&mut block);
+//! cipher.decrypt_block(&mut block);
+//! assert_eq!(block, copy);
+//!
+//! // Many blocks at once use the wide backends.
+//! let mut blocks = [copy; 100];
+//! cipher.encrypt_blocks(&mut blocks);
+//! cipher.decrypt_blocks(&mut blocks);
+//! assert!(blocks.iter().all(|b| *b == copy));
+//! ```
+//!
+//! [Twofish]: https://en.wikipedia.org/wiki/Twofish
+
+#![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+pub use cipher;
+
+mod backends;
+
+#[doc(hidden)]
+pub use backends::__backends;
+
+use backends::Keys;
+use cipher::{
+    AlgorithmName, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt,
+    BlockCipherEncBackend, BlockCipherEncClosure, BlockCipherEncrypt, BlockSizeUser, InOut,
+    InvalidLength, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+    array::Array,
+    consts::{U1, U16, U32},
+};
+use core::fmt;
+
+#[cfg(feature = "zeroize")]
+use cipher::zeroize::ZeroizeOnDrop;
+
+/// A Twofish block.
+pub(crate) type Block = Array<u8, U16>;
+
+/// Twofish block cipher
+#[derive(Clone)]
+pub struct Twofish {
+    keys: Keys,
+}
+
+impl Twofish {
+    /// A cipher around an existing key schedule (for `__backends`).
+    pub(crate) fn from_keys(keys: Keys) -> Self {
+        Self { keys }
+    }
+}
+
+impl KeySizeUser for Twofish {
+    type KeySize = U32;
+}
+
+impl KeyInit for Twofish {
+    #[inline]
+    fn new(key: &Key<Self>) -> Self {
+        Self::new_from_slice(key).unwrap()
+    }
+
+    #[inline]
+    fn new_from_slice(key: &[u8]) -> Result<Self, InvalidLength> {
+        match key.len() {
+            16 | 24 | 32 => Ok(Self {
+                keys: Keys::new(backends::detect(), key),
+            }),
+            _ => Err(InvalidLength),
+        }
+    }
+}
+
+impl BlockSizeUser for Twofish {
+    type BlockSize = U16;
+}
+
+/// One block: the single-block calls of the public type (as in RustCrypto's `twofish`);
+/// bulk calls get a wide backend through [`BlockCipherEncrypt::encrypt_with_backend`].
+impl ParBlocksSizeUser for Twofish {
+    type ParBlocksSize = U1;
+}
+
+impl BlockCipherEncrypt for Twofish {
+    #[inline]
+    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+        self.keys.encrypt(f)
+    }
+}
+
+impl BlockCipherEncBackend for Twofish {
+    #[inline]
+    fn encrypt_block(&self, block: InOut<'_, '_, cipher::Block<Self>>) {
+        self.keys.tables().encrypt_one(block)
+    }
+}
+
+impl BlockCipherDecrypt for Twofish {
+    #[inline]
+    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+        self.keys.decrypt(f)
+    }
+}
+
+impl BlockCipherDecBackend for Twofish {
+    #[inline]
+    fn decrypt_block(&self, block: InOut<'_, '_, cipher::Block<Self>>) {
+        self.keys.tables().decrypt_one(block)
+    }
+}
+
+impl fmt::Debug for Twofish {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Twofish { ... }")
+    }
+}
+
+impl AlgorithmName for Twofish {
+    fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Twofish")
+    }
+}
+
+impl Drop for Twofish {
+    fn drop(&mut self) {
+        #[cfg(feature = "zeroize")]
+        self.keys.zeroize();
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl ZeroizeOnDrop for Twofish {}
