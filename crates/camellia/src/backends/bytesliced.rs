@@ -1,0 +1,325 @@
+//! Byte-sliced Camellia, shared by the SIMD backends (generic over the vector width and
+//! the S-box instructions).
+//!
+//! A pass takes `W` blocks (`W` = bytes per vector: 32 on `ymm`, 64 on `zmm`) as 16
+//! vectors, transposes them within each 128-bit lane so that vector `j` holds byte `j`
+//! of every block (byte 0 = the most significant byte of the left half), runs the
+//! rounds on those 16 "byte slices" and transposes back. In this form:
+//! - the key is added by XORing each slice with its key byte broadcast to the vector
+//!   (the bytes are kept as `u32`s repeating the byte, so `vpxord zmm, zmm, m32bcst`
+//!   / `vpbroadcastd` take them straight from memory);
+//! - the S-box layer is one call to the backend ([`Simd::sboxes`]) on the 8 slices of
+//!   the F-function input — each slice goes through one of `s1`…`s4` as a whole;
+//! - the P-function is 20 XORs of whole slices (below, after Kivilinna's
+//!   byte-sliced implementation: J. Kivilinna, "Block Ciphers: Fast Implementations on
+//!   x86-64 Architecture", University of Oulu, 2013);
+//! - FL/FL⁻¹ are byte-wise AND/OR/XOR plus a 32-bit rotation by one, which in slices is
+//!   `(a << 1) | (b >> 7)` of neighbouring slices.
+//!
+//! Nothing here branches on or indexes by data or key: constant time as long as the
+//! backend's S-box instructions are (GFNI and AES-NI are).
+
+/// The vector operations a byte-sliced backend provides. An implementing value is a
+/// proof that the CPU has the instructions (backends make one only inside their
+/// `#[target_feature]` functions), so the methods are safe.
+pub(crate) trait Simd: Copy {
+    /// A vector of `W` bytes.
+    type V: Copy;
+    /// Bytes per vector = blocks per pass.
+    const W: usize;
+    /// Loads `W` bytes from the start of `src` (at least `W` long).
+    fn load(self, src: &[u8]) -> Self::V;
+    /// Stores `v` to the start of `dst` (at least `W` long).
+    fn store(self, dst: &mut [u8], v: Self::V);
+    /// `rep` (a byte repeated four times) in every 32-bit lane.
+    fn splat(self, rep: &u32) -> Self::V;
+    /// `a ^ b`.
+    fn xor(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a ^ b ^ c`.
+    fn xor3(self, a: Self::V, b: Self::V, c: Self::V) -> Self::V;
+    /// `a & b`.
+    fn and(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `a | b`.
+    fn or(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Per byte, `(hi << 1) | (lo >> 7)`.
+    fn rotl1_pair(self, hi: Self::V, lo: Self::V) -> Self::V;
+    /// `punpcklbw` (per 128-bit lane).
+    fn unpacklo8(self, a: Self::V, b: Self::V) -> Self::V;
+    /// `punpckhbw` (per 128-bit lane).
+    fn unpackhi8(self, a: Self::V, b: Self::V) -> Self::V;
+    /// The S-box layer of F: `[s1(x0), s2(x1), s3(x2), s4(x3), s2(x4), s3(x5), s4(x6),
+    /// s1(x7)]`.
+    fn sboxes(self, x: [Self::V; 8]) -> [Self::V; 8];
+}
+
+/// A subkey as eight `u32`s, each its byte `j` (most significant first) repeated.
+pub(crate) type KeyBytes = [u32; 8];
+
+/// The subkeys `k` in the order a pass uses them: for encryption the RFC order; for
+/// decryption the whitening keys swapped and the round keys reversed, so one routine
+/// runs both directions (FL/FL⁻¹ then fall at the same positions).
+#[inline]
+pub(crate) fn schedule<const RK: usize>(k: &[u64; RK], dec: bool) -> [KeyBytes; RK] {
+    core::array::from_fn(|e| {
+        let i = if !dec {
+            e
+        } else if e == 0 {
+            RK - 2
+        } else if e == 1 {
+            RK - 1
+        } else if e == RK - 2 {
+            0
+        } else if e == RK - 1 {
+            1
+        } else {
+            RK - 1 - e
+        };
+        let b = k[i].to_be_bytes();
+        core::array::from_fn(|j| u32::from(b[j]) * 0x0101_0101)
+    })
+}
+
+/// 16×16 byte transpose within each 128-bit lane: four rounds of `unpack{lo,hi}bw`
+/// between vectors `i` and `i + 8`. Each round rotates the 8-bit index (vector, byte)
+/// left by one, so four rounds swap its halves; the function is its own inverse.
+/// (Written out by destructuring: a loop over a copied array makes LLVM go through
+/// memory.)
+#[inline(always)]
+fn transpose<S: Simd>(s: S, a: [S::V; 16]) -> [S::V; 16] {
+    #[inline(always)]
+    fn round<S: Simd>(s: S, a: [S::V; 16]) -> [S::V; 16] {
+        let [
+            a0,
+            a1,
+            a2,
+            a3,
+            a4,
+            a5,
+            a6,
+            a7,
+            a8,
+            a9,
+            a10,
+            a11,
+            a12,
+            a13,
+            a14,
+            a15,
+        ] = a;
+        [
+            s.unpacklo8(a0, a8),
+            s.unpackhi8(a0, a8),
+            s.unpacklo8(a1, a9),
+            s.unpackhi8(a1, a9),
+            s.unpacklo8(a2, a10),
+            s.unpackhi8(a2, a10),
+            s.unpacklo8(a3, a11),
+            s.unpackhi8(a3, a11),
+            s.unpacklo8(a4, a12),
+            s.unpackhi8(a4, a12),
+            s.unpacklo8(a5, a13),
+            s.unpackhi8(a5, a13),
+            s.unpacklo8(a6, a14),
+            s.unpackhi8(a6, a14),
+            s.unpacklo8(a7, a15),
+            s.unpackhi8(a7, a15),
+        ]
+    }
+    round(s, round(s, round(s, round(s, a))))
+}
+
+#[inline(always)]
+fn add_key<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
+    for j in 0..8 {
+        x[j] = s.xor(x[j], s.splat(&k[j]));
+    }
+}
+
+/// `dst ^= F(src, k)`.
+#[inline(always)]
+fn feistel<S: Simd>(s: S, src: &[S::V; 8], dst: &mut [S::V; 8], k: &KeyBytes) {
+    let x = [
+        s.xor(src[0], s.splat(&k[0])),
+        s.xor(src[1], s.splat(&k[1])),
+        s.xor(src[2], s.splat(&k[2])),
+        s.xor(src[3], s.splat(&k[3])),
+        s.xor(src[4], s.splat(&k[4])),
+        s.xor(src[5], s.splat(&k[5])),
+        s.xor(src[6], s.splat(&k[6])),
+        s.xor(src[7], s.splat(&k[7])),
+    ];
+    let [
+        mut x0,
+        mut x1,
+        mut x2,
+        mut x3,
+        mut x4,
+        mut x5,
+        mut x6,
+        mut x7,
+    ] = s.sboxes(x);
+    // P-function on t1..t8 = x0..x7; afterwards x0..x3 = z5..z8 and
+    // x4 ^ x3, x5 ^ x0, x6 ^ x1, x7 ^ x2 = z1..z4.
+    x0 = s.xor(x0, x5);
+    x1 = s.xor(x1, x6);
+    x2 = s.xor(x2, x7);
+    x3 = s.xor(x3, x4);
+    x4 = s.xor(x4, x2);
+    x5 = s.xor(x5, x3);
+    x6 = s.xor(x6, x0);
+    x7 = s.xor(x7, x1);
+    x0 = s.xor(x0, x7);
+    x1 = s.xor(x1, x4);
+    x2 = s.xor(x2, x5);
+    x3 = s.xor(x3, x6);
+    dst[0] = s.xor3(dst[0], x4, x3);
+    dst[1] = s.xor3(dst[1], x5, x0);
+    dst[2] = s.xor3(dst[2], x6, x1);
+    dst[3] = s.xor3(dst[3], x7, x2);
+    dst[4] = s.xor(dst[4], x0);
+    dst[5] = s.xor(dst[5], x1);
+    dst[6] = s.xor(dst[6], x2);
+    dst[7] = s.xor(dst[7], x3);
+}
+
+/// FL: `x2 ^= (x1 & k1) <<< 1; x1 ^= x2 | k2` on the 32-bit halves.
+#[inline(always)]
+fn fl<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
+    let t = [
+        s.and(x[0], s.splat(&k[0])),
+        s.and(x[1], s.splat(&k[1])),
+        s.and(x[2], s.splat(&k[2])),
+        s.and(x[3], s.splat(&k[3])),
+    ];
+    for j in 0..4 {
+        x[4 + j] = s.xor(x[4 + j], s.rotl1_pair(t[j], t[(j + 1) % 4]));
+    }
+    for j in 0..4 {
+        x[j] = s.xor(x[j], s.or(x[4 + j], s.splat(&k[4 + j])));
+    }
+}
+
+/// FL⁻¹: `y1 ^= y2 | k2; y2 ^= (y1 & k1) <<< 1`.
+#[inline(always)]
+fn flinv<S: Simd>(s: S, y: &mut [S::V; 8], k: &KeyBytes) {
+    for j in 0..4 {
+        y[j] = s.xor(y[j], s.or(y[4 + j], s.splat(&k[4 + j])));
+    }
+    let t = [
+        s.and(y[0], s.splat(&k[0])),
+        s.and(y[1], s.splat(&k[1])),
+        s.and(y[2], s.splat(&k[2])),
+        s.and(y[3], s.splat(&k[3])),
+    ];
+    for j in 0..4 {
+        y[4 + j] = s.xor(y[4 + j], s.rotl1_pair(t[j], t[(j + 1) % 4]));
+    }
+}
+
+/// One pass: the `W` blocks of `inp` (`16·W` bytes) through the cipher with the
+/// subkeys `kb` in pass order ([`schedule`]); returns them as 16 vectors for [`store`]
+/// (so the output may be the input's memory).
+#[inline(always)]
+pub(crate) fn pass<S: Simd>(s: S, kb: &[KeyBytes], inp: &[u8]) -> [S::V; 16] {
+    let w = S::W;
+    assert!(inp.len() >= 16 * w && kb.len() >= 6);
+    let ld = |j: usize| s.load(&inp[j * w..]);
+    let v = transpose(
+        s,
+        [
+            ld(0),
+            ld(1),
+            ld(2),
+            ld(3),
+            ld(4),
+            ld(5),
+            ld(6),
+            ld(7),
+            ld(8),
+            ld(9),
+            ld(10),
+            ld(11),
+            ld(12),
+            ld(13),
+            ld(14),
+            ld(15),
+        ],
+    );
+    let [
+        l0,
+        l1,
+        l2,
+        l3,
+        l4,
+        l5,
+        l6,
+        l7,
+        r0,
+        r1,
+        r2,
+        r3,
+        r4,
+        r5,
+        r6,
+        r7,
+    ] = v;
+    let mut l = [l0, l1, l2, l3, l4, l5, l6, l7];
+    let mut r = [r0, r1, r2, r3, r4, r5, r6, r7];
+    let rk = kb.len();
+    add_key(s, &mut l, &kb[0]);
+    add_key(s, &mut r, &kb[1]);
+    let mut e = 2;
+    while e < rk - 2 {
+        if e % 8 == 0 {
+            fl(s, &mut l, &kb[e]);
+            flinv(s, &mut r, &kb[e + 1]);
+        } else {
+            feistel(s, &l, &mut r, &kb[e]);
+            feistel(s, &r, &mut l, &kb[e + 1]);
+        }
+        e += 2;
+    }
+    add_key(s, &mut r, &kb[rk - 2]);
+    add_key(s, &mut l, &kb[rk - 1]);
+    let [r0, r1, r2, r3, r4, r5, r6, r7] = r;
+    let [l0, l1, l2, l3, l4, l5, l6, l7] = l;
+    transpose(
+        s,
+        [
+            r0, r1, r2, r3, r4, r5, r6, r7, l0, l1, l2, l3, l4, l5, l6, l7,
+        ],
+    )
+}
+
+/// Stores the 16 vectors of a [`pass`] to `out` (`16·W` bytes).
+#[inline(always)]
+pub(crate) fn store<S: Simd>(s: S, out: &mut [u8], y: [S::V; 16]) {
+    let w = S::W;
+    assert!(out.len() >= 16 * w);
+    let [
+        y0,
+        y1,
+        y2,
+        y3,
+        y4,
+        y5,
+        y6,
+        y7,
+        y8,
+        y9,
+        y10,
+        y11,
+        y12,
+        y13,
+        y14,
+        y15,
+    ] = y;
+    for (j, v) in [
+        y0, y1, y2, y3, y4, y5, y6, y7, y8, y9, y10, y11, y12, y13, y14, y15,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        s.store(&mut out[j * w..], v);
+    }
+}

@@ -1,0 +1,271 @@
+//! Pure Rust implementation of the [Camellia][1] block cipher (RFC 3713): a drop-in
+//! replacement for RustCrypto's `camellia` 0.2 with the same public API and faster SIMD
+//! backends chosen at run time.
+//!
+//! # ⚠️ Security Warning: Hazmat!
+//!
+//! This crate implements only the low-level block cipher function, and is intended
+//! for use for implementing higher-level constructions *only*. It is NOT
+//! intended for direct use in applications.
+//!
+//! USE AT YOUR OWN RISK!
+//!
+//! # Backends
+//!
+//! Chosen once per key at construction: the one forced by `--cfg camellia_backend="…"`,
+//! else the best this CPU supports (first in the table that it has).
+//!
+//! | backend | cfg value | CPU | blocks per pass |
+//! |---|---|---|---|
+//! | byte-sliced GFNI on `zmm` | `camellia_backend="gfni_avx512"` | x86/x86-64 with AVX-512F/BW/VL and GFNI | 64 |
+//! | byte-sliced GFNI on `ymm` | `camellia_backend="gfni_avx2"` | x86/x86-64 with AVX2 and GFNI | 32 |
+//! | byte-sliced AES-NI + `vpshufb` on `ymm` | `camellia_backend="aesni_avx2"` | x86/x86-64 with AES-NI and AVX2 | 32 |
+//! | table-based portable Rust | `camellia_backend="soft"` | every target (also 32-bit and big-endian) | 1 |
+//!
+//! The SIMD backends run many blocks at once (ECB, CTR, CBC decryption); a single block
+//! (CBC encryption, and the last block of a message) always runs on the `soft` code,
+//! whose F-function is eight look-ups into 64-bit "SP" tables. The byte-sliced backends
+//! keep byte `j` of every block in vector `j` and compute each Camellia S-box as one
+//! `vgf2p8affineqb` plus one `vgf2p8affineinvqb` (Camellia's S-boxes are affine-equivalent
+//! to inversion in GF(2⁸)); `aesni_avx2` gets the same inversion from `vaesenclast`
+//! (SubBytes) with the affine maps around it done as `vpshufb` nibble look-ups. The
+//! design is J. Kivilinna's byte-sliced AES-NI/AVX Camellia ("Block Ciphers: Fast
+//! Implementations on x86-64 Architecture", University of Oulu, 2013). Wide backends hand the blocks that do not fill a pass to the narrower
+//! paths (`zmm` → `ymm` → a zero-padded `ymm` pass → one `soft` block).
+//!
+//! # Security
+//!
+//! - `soft` is **table-based** (16 KiB of tables indexed by key- and data-dependent
+//!   bytes), like RustCrypto's `camellia` and most software Camellia: it is **not
+//!   constant-time** on CPUs with caches. Its key schedule uses the same tables.
+//! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`: whole passes are constant-time (GFNI or
+//!   AES-NI instructions, `vpshufb` on registers and plain vector logic, no table, no branch or index that depends on data or key). Single
+//!   blocks — every block of CBC *encryption*, a message's last block when one is left
+//!   over, and the key schedule — use the `soft` code and are not.
+//!
+//! With the `zeroize` feature, the subkeys are overwritten with zeros on drop (and the
+//! SIMD backends' broadcast copies of them at the end of each call).
+//!
+//! # Configuration
+//!
+//! `--cfg camellia_backend="soft"`, `"aesni_avx2"`, `"gfni_avx2"` or `"gfni_avx512"`: use
+//! that backend instead of detecting one. Every backend stays compiled; a forced backend
+//! the CPU lacks panics with a clear message at key setup. Set it with `RUSTFLAGS` (e.g.
+//! `RUSTFLAGS='--cfg camellia_backend="soft"'`) or in `.cargo/config.toml`.
+//!
+//! # Examples
+//! ```
+//! use camellia::cipher::{Array, BlockCipherDecrypt, BlockCipherEncrypt, KeyInit};
+//! use camellia::Camellia128;
+//!
+//! let key = Array::from([0_u8; 16]);
+//! let mut block = Array::from([0_u8; 16]);
+//!
+//! // Initialize cipher
+//! let cipher = Camellia128::new(&key);
+//!
+//! let block_copy = block;
+//!
+//! // Encrypt block in-place
+//! cipher.encrypt_block(&mut block);
+//!
+//! // And decrypt it back
+//! cipher.decrypt_block(&mut block);
+//!
+//! assert_eq!(block, block_copy);
+//! ```
+//!
+//! [1]: https://en.wikipedia.org/wiki/Camellia_(cipher)
+
+#![no_std]
+#![doc(
+    html_logo_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg",
+    html_favicon_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg"
+)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
+use core::{fmt, marker::PhantomData};
+
+pub use cipher;
+
+use cipher::{
+    AlgorithmName, Block, BlockSizeUser, Key, KeyInit, KeySizeUser, ParBlocksSizeUser,
+    array::ArraySize,
+    block::{
+        BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt, BlockCipherEncBackend,
+        BlockCipherEncClosure, BlockCipherEncrypt,
+    },
+    consts::{U1, U16, U24, U32},
+    inout::InOut,
+};
+
+#[cfg(feature = "zeroize")]
+use cipher::zeroize::{Zeroize, ZeroizeOnDrop};
+
+mod backends;
+
+#[doc(hidden)]
+pub use backends::__backends;
+
+use backends::{Backend, soft};
+
+/// Generic implementation of the Camellia block cipher.
+///
+/// This type can be initialized only with 3 combinations of `KeySize` and `RK`:
+/// - Camellia-128: U16, 26
+/// - Camellia-192: U24, 34
+/// - Camellia-256: U32, 34
+#[derive(Clone)]
+pub struct Camellia<KeySize: ArraySize, const RK: usize> {
+    k: [u64; RK],
+    backend: Backend,
+    _pd: PhantomData<KeySize>,
+}
+
+/// Camellia-128 block cipher instance.
+pub type Camellia128 = Camellia<U16, 26>;
+/// Camellia-192 block cipher instance.
+pub type Camellia192 = Camellia<U24, 34>;
+/// Camellia-256 block cipher instance.
+pub type Camellia256 = Camellia<U32, 34>;
+
+impl<KeySize: ArraySize, const RK: usize> Camellia<KeySize, RK> {
+    /// A cipher from its subkeys and the backend that will run it.
+    fn from_parts(k: [u64; RK], backend: Backend) -> Self {
+        Self {
+            k,
+            backend,
+            _pd: PhantomData,
+        }
+    }
+}
+
+impl<KeySize: ArraySize, const RK: usize> KeySizeUser for Camellia<KeySize, RK> {
+    type KeySize = KeySize;
+}
+
+impl<KeySize: ArraySize, const RK: usize> BlockSizeUser for Camellia<KeySize, RK> {
+    type BlockSize = U16;
+}
+
+/// One block: the type itself is the single-block (`soft`) backend, as in RustCrypto's
+/// crate; [`BlockCipherEncrypt`]/[`BlockCipherDecrypt`] hand the closures a wide backend.
+impl<KeySize: ArraySize, const RK: usize> ParBlocksSizeUser for Camellia<KeySize, RK> {
+    type ParBlocksSize = U1;
+}
+
+impl<KeySize: ArraySize, const RK: usize> BlockCipherEncrypt for Camellia<KeySize, RK> {
+    #[inline]
+    fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
+        self.backend.encrypt(&self.k, f)
+    }
+}
+
+impl<KeySize: ArraySize, const RK: usize> BlockCipherEncBackend for Camellia<KeySize, RK> {
+    #[inline]
+    fn encrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+        let r = soft::encrypt(&self.k, block.get_in());
+        block.get_out().copy_from_slice(&r);
+    }
+}
+
+impl<KeySize: ArraySize, const RK: usize> BlockCipherDecrypt for Camellia<KeySize, RK> {
+    #[inline]
+    fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
+        self.backend.decrypt(&self.k, f)
+    }
+}
+
+impl<KeySize: ArraySize, const RK: usize> BlockCipherDecBackend for Camellia<KeySize, RK> {
+    #[inline]
+    fn decrypt_block(&self, mut block: InOut<'_, '_, Block<Self>>) {
+        let r = soft::decrypt(&self.k, block.get_in());
+        block.get_out().copy_from_slice(&r);
+    }
+}
+
+impl<KeySize: ArraySize, const RK: usize> Drop for Camellia<KeySize, RK> {
+    fn drop(&mut self) {
+        #[cfg(feature = "zeroize")]
+        self.k.zeroize();
+    }
+}
+
+#[cfg(feature = "zeroize")]
+impl<KeySize: ArraySize, const RK: usize> ZeroizeOnDrop for Camellia<KeySize, RK> {}
+
+macro_rules! impl_named {
+    ($name:ident, $expand:ident) => {
+        impl KeyInit for $name {
+            #[inline]
+            fn new(key: &Key<Self>) -> Self {
+                Self::from_parts(soft::$expand(key), backends::detect())
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(concat!(stringify!($name), " { ... }"))
+            }
+        }
+
+        impl AlgorithmName for $name {
+            fn write_alg_name(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(stringify!($name))
+            }
+        }
+    };
+}
+
+impl_named!(Camellia128, expand128);
+impl_named!(Camellia192, expand256);
+impl_named!(Camellia256, expand256);
+
+/// The in-process test every backend file runs: `name` against `soft` (for `soft`
+/// itself, against RustCrypto's `camellia` 0.2.1) through `testkit::harness::block` for
+/// all three key sizes.
+#[cfg(test)]
+pub(crate) fn check_matches_soft(name: &str, par: usize) {
+    use __backends::{available, camellia128_with, camellia192_with, camellia256_with};
+    use cipher::array::Array;
+
+    if !testkit::available(name, available(name)) {
+        return;
+    }
+    fn enc<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, i: &[u8], o: &mut [u8]) {
+        let (i, _) = Array::slice_as_chunks(i);
+        let (o, _) = Array::slice_as_chunks_mut(o);
+        c.encrypt_blocks_b2b(i, o).expect("same lengths");
+    }
+    fn dec<C: BlockCipherDecrypt<BlockSize = U16>>(c: &C, i: &[u8], o: &mut [u8]) {
+        let (i, _) = Array::slice_as_chunks(i);
+        let (o, _) = Array::slice_as_chunks_mut(o);
+        c.decrypt_blocks_b2b(i, o).expect("same lengths");
+    }
+    macro_rules! run {
+        ($with:ident, $peer:ty, $n:literal) => {
+            if name == "soft" {
+                testkit::harness::block(
+                    name,
+                    16,
+                    par,
+                    |rng| rng.bytes($n),
+                    (|k: &[u8]| <$peer>::new_from_slice(k).unwrap(), enc, dec),
+                    (|k: &[u8]| $with("soft", k.try_into().unwrap()), enc, dec),
+                );
+            } else {
+                testkit::harness::block(
+                    name,
+                    16,
+                    par,
+                    |rng| rng.bytes($n),
+                    (|k: &[u8]| $with("soft", k.try_into().unwrap()), enc, dec),
+                    (|k: &[u8]| $with(name, k.try_into().unwrap()), enc, dec),
+                );
+            }
+        };
+    }
+    run!(camellia128_with, rc_camellia::Camellia128, 16);
+    run!(camellia192_with, rc_camellia::Camellia192, 24);
+    run!(camellia256_with, rc_camellia::Camellia256, 32);
+}
