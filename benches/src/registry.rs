@@ -13,7 +13,8 @@ use std::hint::black_box;
 use std::marker::PhantomData;
 
 use cipher::{
-    Array, BlockCipherEncrypt, BlockModeEncrypt, BlockSizeUser, KeyInit, KeyIvInit, StreamCipher,
+    Array, BlockCipherEncrypt, BlockModeDecrypt, BlockModeEncrypt, BlockSizeUser, InnerIvInit,
+    KeyInit, KeyIvInit, StreamCipher, StreamCipherCore,
 };
 use digest::Digest;
 
@@ -141,6 +142,19 @@ pub const ALGS: &[Alg] = &[
         openssl: Some(Evp::Cipher("AES-256-CBC")),
     },
     Alg {
+        name: "aes-128-cbc-dec",
+        ours: block_mode_dec::<cbc::Decryptor<aes::Aes128>>,
+        rustcrypto: block_mode_dec::<cbc::Decryptor<rc_aes::Aes128>>,
+        // `speed`'s OpenSSL runner encrypts only.
+        openssl: None,
+    },
+    Alg {
+        name: "aes-256-cbc-dec",
+        ours: block_mode_dec::<cbc::Decryptor<aes::Aes256>>,
+        rustcrypto: block_mode_dec::<cbc::Decryptor<rc_aes::Aes256>>,
+        openssl: None,
+    },
+    Alg {
         name: "aes-128-ctr",
         ours: stream_iv::<ctr::Ctr128BE<aes::Aes128>>,
         rustcrypto: stream_iv::<ctr::Ctr128BE<rc_aes::Aes128>>,
@@ -175,6 +189,204 @@ pub const ALGS: &[Alg] = &[
         ours: ecb::<aes::Aes256>,
         rustcrypto: ecb::<rc_aes::Aes256>,
         openssl: Some(Evp::Cipher("AES-256-ECB")),
+    },
+    Alg {
+        name: "des-cbc",
+        ours: block_mode::<cbc::Encryptor<des::Des>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_des::Des>>,
+        openssl: Some(Evp::Cipher("DES-CBC")),
+    },
+    Alg {
+        name: "des-ctr",
+        ours: stream_iv::<ctr::Ctr64BE<des::Des>>,
+        rustcrypto: stream_iv::<ctr::Ctr64BE<rc_des::Des>>,
+        openssl: None,
+    },
+    Alg {
+        name: "des-ecb",
+        ours: ecb::<des::Des>,
+        rustcrypto: ecb::<rc_des::Des>,
+        openssl: Some(Evp::Cipher("DES-ECB")),
+    },
+    Alg {
+        name: "des-ede3",
+        ours: block_mode::<cbc::Encryptor<des::TdesEde3>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_des::TdesEde3>>,
+        openssl: Some(Evp::Cipher("DES-EDE3-CBC")),
+    },
+    Alg {
+        name: "des-ede3-ctr",
+        ours: stream_iv::<ctr::Ctr64BE<des::TdesEde3>>,
+        rustcrypto: stream_iv::<ctr::Ctr64BE<rc_des::TdesEde3>>,
+        openssl: None,
+    },
+    Alg {
+        name: "des-ede3-ecb",
+        ours: ecb::<des::TdesEde3>,
+        rustcrypto: ecb::<rc_des::TdesEde3>,
+        openssl: Some(Evp::Cipher("DES-EDE3-ECB")),
+    },
+    Alg {
+        name: "idea-cbc",
+        ours: block_mode::<cbc::Encryptor<idea::Idea>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_idea::Idea>>,
+        openssl: None,
+    },
+    Alg {
+        name: "idea-ctr",
+        ours: stream_iv::<ctr::Ctr64BE<idea::Idea>>,
+        rustcrypto: stream_iv::<ctr::Ctr64BE<rc_idea::Idea>>,
+        openssl: None,
+    },
+    Alg {
+        name: "idea-ecb",
+        ours: ecb::<idea::Idea>,
+        rustcrypto: ecb::<rc_idea::Idea>,
+        openssl: None,
+    },
+    Alg {
+        name: "rc2-cbc",
+        ours: block_mode_k::<cbc::Encryptor<rc2::Rc2>, 16>,
+        rustcrypto: block_mode_k::<cbc::Encryptor<rc_rc2::Rc2>, 16>,
+        openssl: Some(Evp::Cipher("RC2-CBC")),
+    },
+    Alg {
+        name: "rc2-ctr",
+        ours: stream_core_k::<ctr::CtrCore<rc2::Rc2, ctr::flavors::Ctr64BE>, 16>,
+        rustcrypto: stream_core_k::<ctr::CtrCore<rc_rc2::Rc2, ctr::flavors::Ctr64BE>, 16>,
+        openssl: None,
+    },
+    Alg {
+        name: "rc2-ecb",
+        ours: ecb_k::<rc2::Rc2, 16>,
+        rustcrypto: ecb_k::<rc_rc2::Rc2, 16>,
+        openssl: Some(Evp::Cipher("RC2-ECB")),
+    },
+    Alg {
+        name: "bf-cbc",
+        ours: block_mode_k::<cbc::Encryptor<blowfish::Blowfish>, 16>,
+        rustcrypto: block_mode_k::<cbc::Encryptor<rc_blowfish::Blowfish>, 16>,
+        openssl: Some(Evp::Cipher("BF-CBC")),
+    },
+    Alg {
+        name: "bf-ctr",
+        ours: stream_core_k::<ctr::CtrCore<blowfish::Blowfish, ctr::flavors::Ctr64BE>, 16>,
+        rustcrypto: stream_core_k::<ctr::CtrCore<rc_blowfish::Blowfish, ctr::flavors::Ctr64BE>, 16>,
+        openssl: None,
+    },
+    Alg {
+        name: "bf-ecb",
+        ours: ecb_k::<blowfish::Blowfish, 16>,
+        rustcrypto: ecb_k::<rc_blowfish::Blowfish, 16>,
+        openssl: Some(Evp::Cipher("BF-ECB")),
+    },
+    Alg {
+        name: "cast-cbc",
+        ours: block_mode::<cbc::Encryptor<cast5::Cast5>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_cast5::Cast5>>,
+        openssl: Some(Evp::Cipher("CAST5-CBC")),
+    },
+    Alg {
+        name: "cast-ctr",
+        ours: stream_iv::<ctr::Ctr64BE<cast5::Cast5>>,
+        rustcrypto: stream_iv::<ctr::Ctr64BE<rc_cast5::Cast5>>,
+        openssl: None,
+    },
+    Alg {
+        name: "cast-ecb",
+        ours: ecb::<cast5::Cast5>,
+        rustcrypto: ecb::<rc_cast5::Cast5>,
+        openssl: Some(Evp::Cipher("CAST5-ECB")),
+    },
+    Alg {
+        name: "camellia-128-cbc",
+        ours: block_mode::<cbc::Encryptor<camellia::Camellia128>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_camellia::Camellia128>>,
+        openssl: Some(Evp::Cipher("CAMELLIA-128-CBC")),
+    },
+    Alg {
+        name: "camellia-128-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<camellia::Camellia128>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_camellia::Camellia128>>,
+        openssl: Some(Evp::Cipher("CAMELLIA-128-CTR")),
+    },
+    Alg {
+        name: "camellia-128-ecb",
+        ours: ecb::<camellia::Camellia128>,
+        rustcrypto: ecb::<rc_camellia::Camellia128>,
+        openssl: Some(Evp::Cipher("CAMELLIA-128-ECB")),
+    },
+    Alg {
+        name: "camellia-192-cbc",
+        ours: block_mode::<cbc::Encryptor<camellia::Camellia192>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_camellia::Camellia192>>,
+        openssl: Some(Evp::Cipher("CAMELLIA-192-CBC")),
+    },
+    Alg {
+        name: "camellia-192-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<camellia::Camellia192>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_camellia::Camellia192>>,
+        openssl: Some(Evp::Cipher("CAMELLIA-192-CTR")),
+    },
+    Alg {
+        name: "camellia-192-ecb",
+        ours: ecb::<camellia::Camellia192>,
+        rustcrypto: ecb::<rc_camellia::Camellia192>,
+        openssl: Some(Evp::Cipher("CAMELLIA-192-ECB")),
+    },
+    Alg {
+        name: "camellia-256-cbc",
+        ours: block_mode::<cbc::Encryptor<camellia::Camellia256>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_camellia::Camellia256>>,
+        openssl: Some(Evp::Cipher("CAMELLIA-256-CBC")),
+    },
+    Alg {
+        name: "camellia-256-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<camellia::Camellia256>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_camellia::Camellia256>>,
+        openssl: Some(Evp::Cipher("CAMELLIA-256-CTR")),
+    },
+    Alg {
+        name: "camellia-256-ecb",
+        ours: ecb::<camellia::Camellia256>,
+        rustcrypto: ecb::<rc_camellia::Camellia256>,
+        openssl: Some(Evp::Cipher("CAMELLIA-256-ECB")),
+    },
+    Alg {
+        name: "serpent-cbc",
+        ours: block_mode::<cbc::Encryptor<serpent::Serpent>>,
+        rustcrypto: block_mode::<cbc::Encryptor<rc_serpent::Serpent>>,
+        openssl: None,
+    },
+    Alg {
+        name: "serpent-ctr",
+        ours: stream_iv::<ctr::Ctr128BE<serpent::Serpent>>,
+        rustcrypto: stream_iv::<ctr::Ctr128BE<rc_serpent::Serpent>>,
+        openssl: None,
+    },
+    Alg {
+        name: "serpent-ecb",
+        ours: ecb::<serpent::Serpent>,
+        rustcrypto: ecb::<rc_serpent::Serpent>,
+        openssl: None,
+    },
+    Alg {
+        name: "twofish-cbc",
+        ours: block_mode_k::<cbc::Encryptor<twofish::Twofish>, 16>,
+        rustcrypto: block_mode_k::<cbc::Encryptor<rc_twofish::Twofish>, 16>,
+        openssl: None,
+    },
+    Alg {
+        name: "twofish-ctr",
+        ours: stream_core_k::<ctr::CtrCore<twofish::Twofish, ctr::flavors::Ctr128BE>, 16>,
+        rustcrypto: stream_core_k::<ctr::CtrCore<rc_twofish::Twofish, ctr::flavors::Ctr128BE>, 16>,
+        openssl: None,
+    },
+    Alg {
+        name: "twofish-ecb",
+        ours: ecb_k::<twofish::Twofish, 16>,
+        rustcrypto: ecb_k::<rc_twofish::Twofish, 16>,
+        openssl: None,
     },
 ];
 
@@ -285,6 +497,67 @@ pub fn block_mode<M: KeyIvInit + BlockModeEncrypt + 'static>() -> Box<dyn Runner
     let iv = vec![0; M::iv_size()];
     let mode = M::new_from_slices(key(M::key_size()), &iv).expect("valid key and IV lengths");
     Box::new(BlockModeRunner(mode))
+}
+
+/// Decrypts the buffer's blocks in place with block mode `M` (CBC decryption, where the
+/// mode can run the cipher in parallel); the chaining value carries over.
+struct BlockModeDecRunner<M>(M);
+
+impl<M: BlockModeDecrypt> Runner for BlockModeDecRunner<M> {
+    fn run(&mut self, buf: &mut [u8]) {
+        self.0.decrypt_blocks(whole_blocks::<M>(black_box(buf)));
+    }
+}
+
+/// The decrypting runner for block mode `M` keyed like [`block_mode`].
+pub fn block_mode_dec<M: KeyIvInit + BlockModeDecrypt + 'static>() -> Box<dyn Runner> {
+    let iv = vec![0; M::iv_size()];
+    let mode = M::new_from_slices(key(M::key_size()), &iv).expect("valid key and IV lengths");
+    Box::new(BlockModeDecRunner(mode))
+}
+
+/// [`block_mode`] over a cipher keyed with the first `KEY_LEN` benchmark bytes, for
+/// ciphers whose `KeySize` is not the key OpenSSL benchmarks with (Blowfish: 56, RC2: 32,
+/// Twofish: 32; `openssl speed` and `EVP` use 16).
+pub fn block_mode_k<M, const KEY_LEN: usize>() -> Box<dyn Runner>
+where
+    M: InnerIvInit + BlockModeEncrypt + 'static,
+    M::Inner: KeyInit,
+{
+    let cipher = M::Inner::new_from_slice(key(KEY_LEN)).expect("valid key length");
+    let iv = vec![0; M::iv_size()];
+    let mode = M::inner_iv_slice_init(cipher, &iv).expect("valid IV length");
+    Box::new(BlockModeRunner(mode))
+}
+
+/// Applies a stream core's keystream to the buffer's whole blocks in place (what the
+/// `StreamCipherCoreWrapper` of [`stream_iv`] does for block-multiple buffers).
+struct CoreRunner<T>(T);
+
+impl<T: StreamCipherCore> Runner for CoreRunner<T> {
+    fn run(&mut self, buf: &mut [u8]) {
+        self.0
+            .apply_keystream_blocks(whole_blocks::<T>(black_box(buf)));
+    }
+}
+
+/// [`stream_iv`] for a stream core `T` (a `ctr::CtrCore`) over a cipher keyed with the
+/// first `KEY_LEN` benchmark bytes (see [`block_mode_k`]).
+pub fn stream_core_k<T, const KEY_LEN: usize>() -> Box<dyn Runner>
+where
+    T: InnerIvInit + StreamCipherCore + 'static,
+    T::Inner: KeyInit,
+{
+    let cipher = T::Inner::new_from_slice(key(KEY_LEN)).expect("valid key length");
+    let iv = vec![0; T::iv_size()];
+    let core = T::inner_iv_slice_init(cipher, &iv).expect("valid IV length");
+    Box::new(CoreRunner(core))
+}
+
+/// [`ecb`] with the first `KEY_LEN` benchmark bytes as the key (see [`block_mode_k`]).
+pub fn ecb_k<C: KeyInit + BlockCipherEncrypt + 'static, const KEY_LEN: usize>() -> Box<dyn Runner> {
+    let cipher = C::new_from_slice(key(KEY_LEN)).expect("valid key length");
+    Box::new(EcbRunner(cipher))
 }
 
 /// The runner for a stream cipher with an IV (CTR) keyed with the benchmark key and an

@@ -172,6 +172,7 @@ impl State {
     }
 
     /// bcrypt's salted key schedule (EksBlowfishSetup's `ExpandKey(state, salt, key)`).
+    #[cfg_attr(not(feature = "bcrypt"), allow(dead_code))]
     pub(crate) fn salted_expand_key(&mut self, salt: &[u8], key: &[u8]) {
         self.xor_key(key);
         let mut lr = [0u32; 2];
