@@ -54,6 +54,22 @@ pub const LADDER: &[(&str, &str, &[&str])] = &[
     ),
 ];
 
+/// Tests the ladder skips under one qemu model: (model, crate, test-name filters; none =
+/// the whole crate).
+///
+/// qemu-user 7.2 (Debian 12) emulates some AVX2 `vpgatherdd` sequences wrongly: a
+/// standalone loop of 8-lane S-box gathers gives different lanes under
+/// `qemu-x86_64 -cpu Haswell` than the same binary natively. Blowfish's `avx2` backend
+/// (the one detected on Haswell) hits it in its 16- and 8-block paths, so every test that
+/// encrypts through it can fail there; the same tests pass natively in the `test` and
+/// `forced` steps (this machine has AVX2), so only the emulated Haswell run leaves the
+/// crate out. (cast5, rc2 and twofish shaped their `avx2` code so qemu runs it right.)
+pub const QEMU_SKIPS: &[(&str, &str, &[&str])] = &[(
+    "Haswell,-pcid,-x2apic,-tsc-deadline,-hle,-invpcid,-rtm",
+    "blowfish",
+    &[],
+)];
+
 /// Arguments of the `speed` smoke run (every algorithm, short, with peers and cycles).
 pub const SPEED_ARGS: &[&str] = &["-seconds", "0.05", "--compare", "--cycles"];
 
@@ -364,7 +380,6 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
         }
     }
     let dir = target_dir().join("ladder").display().to_string();
-    let runner_var = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
     for (m, offers, only) in LADDER {
         println!("--- cpu ladder: qemu-x86_64 -cpu {m} ({offers})");
         let pkgs: Vec<String> = if only.is_empty() {
@@ -379,25 +394,71 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
         if pkgs.is_empty() {
             continue;
         }
-        // Built for the baseline host target (no target-cpu), run on the emulated model;
-        // TESTKIT_REQUIRE is for the real host, not for these weaker CPUs.
-        let mut cmd = Cmd::cargo()
-            .args(["test", "--release", "--target-dir", &dir])
-            .args(pkgs)
-            .env(runner_var, format!("qemu-x86_64 -cpu {m}"))
-            .env_remove("TESTKIT_REQUIRE")
-            // Emulation is ~20-50x slower (far more for the bitsliced and gather
-            // backends): each differential run is capped at 2000 cases; the crates' full
-            // defaults run natively in the `test` and `forced` steps.
-            .env(
-                "TESTKIT_CASES_MAX",
-                env::var("TESTKIT_CASES_MAX").unwrap_or_else(|_| "2000".into()),
-            );
-        if let Some(flags) = rustflags_without_target_cpu() {
-            cmd = cmd.env("RUSTFLAGS", flags);
+        // Crates with known emulator faults on this model run on their own, skipping
+        // those tests; the rest run together.
+        let name = |spec: &str| spec.split('@').next().unwrap_or("").to_string();
+        let mut runs: Vec<(Vec<String>, Vec<String>)> = Vec::new();
+        let mut plain = Vec::new();
+        for pair in pkgs.chunks(2) {
+            let entry = QEMU_SKIPS
+                .iter()
+                .find(|(model, krate, _)| model == m && *krate == name(&pair[1]));
+            if let Some((_, _, [])) = entry {
+                println!(
+                    "    {}: left out on this model (qemu fault, see QEMU_SKIPS)",
+                    pair[1]
+                );
+                continue;
+            }
+            let skips: Vec<String> = entry
+                .iter()
+                .flat_map(|(_, _, tests)| tests.iter())
+                .flat_map(|t| ["--skip".to_string(), t.to_string()])
+                .collect();
+            if skips.is_empty() {
+                plain.extend_from_slice(pair);
+            } else {
+                println!(
+                    "    {}: skips {skips:?} (qemu fault, see QEMU_SKIPS)",
+                    pair[1]
+                );
+                runs.push((pair.to_vec(), skips));
+            }
         }
-        cmd.run()?;
+        if !plain.is_empty() {
+            runs.insert(0, (plain, Vec::new()));
+        }
+        for (pkgs, skips) in runs {
+            ladder_run(m, &dir, pkgs, skips)?;
+        }
     }
+    Ok(())
+}
+
+/// One `cargo test --release` of `pkgs` with qemu model `m` as the runner.
+fn ladder_run(m: &str, dir: &str, pkgs: Vec<String>, skips: Vec<String>) -> Result {
+    let runner_var = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
+    // Built for the baseline host target (no target-cpu), run on the emulated model;
+    // TESTKIT_REQUIRE is for the real host, not for these weaker CPUs.
+    let mut cmd = Cmd::cargo()
+        .args(["test", "--release", "--target-dir", dir])
+        .args(pkgs)
+        .env(runner_var, format!("qemu-x86_64 -cpu {m}"))
+        .env_remove("TESTKIT_REQUIRE")
+        // Emulation is ~20-50x slower (far more for the bitsliced and gather
+        // backends): each differential run is capped at 2000 cases; the crates' full
+        // defaults run natively in the `test` and `forced` steps.
+        .env(
+            "TESTKIT_CASES_MAX",
+            env::var("TESTKIT_CASES_MAX").unwrap_or_else(|_| "2000".into()),
+        );
+    if let Some(flags) = rustflags_without_target_cpu() {
+        cmd = cmd.env("RUSTFLAGS", flags);
+    }
+    if !skips.is_empty() {
+        cmd = cmd.arg("--").args(skips);
+    }
+    cmd.run()?;
     Ok(())
 }
 

@@ -24,7 +24,11 @@ pub const BACKENDS: &[(&str, &str, &[&str])] = &[
     ("gfni", "x86", &["gfni"]),
     ("aesni_avx2", "x86", &["aes", "avx2"]),
     ("gfni_avx2", "x86", &["gfni", "avx2"]),
-    ("gfni_avx512", "x86", &["gfni", "avx512f", "avx512bw", "avx512vl", "avx512vbmi"]),
+    (
+        "gfni_avx512",
+        "x86",
+        &["gfni", "avx512f", "avx512bw", "avx512vl", "avx512vbmi"],
+    ),
     ("shani", "x86", &["sha"]),
     ("neon", "aarch64", &["neon"]),
     ("armv8", "aarch64", &["aes", "pmull"]),
