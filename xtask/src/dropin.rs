@@ -506,7 +506,7 @@ pub fn check() -> Result<(), String> {
 
 /// Twofish AES-submission vectors through the published `cbc` 0.2 and `ctr` 0.10:
 /// `ecb_e_m.txt` Monte Carlo (128-bit I=0, I=1: PT encrypted 10000 times) replayed as CBC
-/// with a zero IV over 10000 blocks (C[i] = E(C[i-1] ^ 0)), decrypted back; `ecb_ival.txt`
+/// with a zero IV over 10000 blocks (`C[i] = E(C[i-1] ^ 0)`), decrypted back; `ecb_ival.txt`
 /// (192/256-bit) as the first CTR keystream block from IV 0, the rest of 4 KiB equal to
 /// E(counter), in pieces and after a seek; a 32-byte key through `KeyIvInit`.
 /// (`Twofish::KeySize` is 32, so 16-byte keys go through `InnerIvInit`.)
