@@ -27,6 +27,9 @@ pub struct Options {
     pub json: Option<PathBuf>,
     /// Where to write the SVG plot (`--plot FILE.svg`).
     pub plot: Option<PathBuf>,
+    /// Run our ciphers' CBC and CTR rows through the published `cbc`/`ctr` crates instead
+    /// of ours (`--modes published`; `--modes ours` is the default).
+    pub published_modes: bool,
 }
 
 impl Default for Options {
@@ -39,6 +42,7 @@ impl Default for Options {
             compare: false,
             json: None,
             plot: None,
+            published_modes: false,
         }
     }
 }
@@ -157,6 +161,14 @@ where
             "plot" => opts.plot = Some(PathBuf::from(value()?)),
             "cycles" => flag(&mut opts.cycles)?,
             "compare" => flag(&mut opts.compare)?,
+            "modes" => {
+                let v = value()?;
+                opts.published_modes = match v.as_str() {
+                    "ours" => false,
+                    "published" => true,
+                    _ => return Err(bad(&arg, v, "`ours` or `published`")),
+                };
+            }
             _ => return Err(ArgError::UnknownOption(arg)),
         }
     }
@@ -192,6 +204,10 @@ Options (one dash or two):
                   print ours / peer ratios
   --cycles        also count TSC cycles per byte, SUPERCOP style: many timings per
                   implementation and size, the median kept (x86_64 only)
+  --modes M       `ours` (default): CBC and CTR rows run our ciphers through this
+                  workspace's `cbc`/`ctr`; `published`: through RustCrypto's published
+                  `cbc` 0.2.1/`ctr` 0.10.1 (the peer column always uses the published
+                  cipher and mode crates)
   --json FILE     write every number, with the machine's CPU and features, as JSON
   --plot FILE     write a bar chart of the throughput as SVG
   -h, --help      print this help
@@ -241,6 +257,7 @@ mod tests {
             compare: true,
             json: Some("o.json".into()),
             plot: Some("p.svg".into()),
+            published_modes: false,
         };
         let one_dash = [
             "-seconds", "0.05", "rc4", "-bytes", "100", "-cycles", "-compare", "-json", "o.json",
@@ -261,6 +278,16 @@ mod tests {
             "rc4",
         ];
         assert_eq!(opts(&two_dashes), expected);
+    }
+
+    #[test]
+    fn modes() {
+        assert!(!opts(&["--modes", "ours"]).published_modes);
+        assert!(opts(&["--modes=published"]).published_modes);
+        assert!(matches!(
+            run(&["--modes", "theirs"]),
+            Err(ArgError::BadValue { .. })
+        ));
     }
 
     #[test]

@@ -105,7 +105,7 @@ fn run(opts: &Options) -> Result<(), String> {
         rows: Vec::new(),
     };
     for alg in algs {
-        let (sources, mut runners) = implementations(alg, opts.compare);
+        let (sources, mut runners) = implementations(alg, opts.compare, opts.published_modes);
         check_agreement(alg, &sources, &mut runners)?;
         let mut rows: Vec<Row> = sources
             .iter()
@@ -183,9 +183,20 @@ fn run(opts: &Options) -> Result<(), String> {
 }
 
 /// Ours, and with `compare` every peer that can run here.
-fn implementations(alg: &Alg, compare: bool) -> (Vec<Source>, Vec<Box<dyn Runner>>) {
+///
+/// With `published_modes`, ours is our cipher through the published `cbc`/`ctr` where the
+/// algorithm is a mode ([`registry::published_mode`]).
+fn implementations(
+    alg: &Alg,
+    compare: bool,
+    published_modes: bool,
+) -> (Vec<Source>, Vec<Box<dyn Runner>>) {
     let mut sources = vec![Source::Ours];
-    let mut runners = vec![(alg.ours)()];
+    let ours = match published_modes {
+        true => registry::published_mode(alg.name).unwrap_or(alg.ours),
+        false => alg.ours,
+    };
+    let mut runners = vec![ours()];
     if compare {
         sources.push(Source::RustCrypto);
         runners.push((alg.rustcrypto)());
