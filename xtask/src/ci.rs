@@ -159,7 +159,8 @@ fn step(name: &str, ws: &Workspace) -> Result {
         "tidy" => tidy::run(&ws.root),
         "test" => {
             test(ws, &[], false)?;
-            test(ws, &[], true)
+            test(ws, &[], true)?;
+            openssl_differential(ws)
         }
         "forced" => forced(ws, &[], None, true),
         "ladder" => ladder(ws, &[]),
@@ -172,6 +173,31 @@ fn step(name: &str, ws: &Workspace) -> Result {
         "dropin" => dropin::run(ws),
         _ => Err(format!("unknown step {name}")),
     }
+}
+
+/// The seeded differential against OpenSSL 3 (`benches/tests/openssl.rs`), which needs the
+/// speed package's `openssl` feature.
+fn openssl_differential(ws: &Workspace) -> Result {
+    if !ws.speed_openssl {
+        crate::util::skip("openssl differential: the speed package has no `openssl` feature");
+        return Ok(());
+    }
+    if !openssl_available() {
+        crate::util::skip("openssl differential: no OpenSSL development files here");
+        return Ok(());
+    }
+    Cmd::cargo()
+        .args([
+            "test",
+            "--release",
+            "-p",
+            "speed",
+            "--features",
+            "openssl",
+            "--test",
+            "openssl",
+        ])
+        .run()
 }
 
 /// Whether `openssl-sys` will find OpenSSL here (the `speed` crate's `openssl` feature).
