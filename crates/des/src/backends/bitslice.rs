@@ -156,13 +156,17 @@ pub(crate) fn masks(ks: &Ks, dec: bool, out: &mut [Masks]) {
     }
 }
 
-/// One round: `l ^= f(r, k)`.
+/// One round: `l ^= f(r, k)`, where `k(j)` is the round-key plane of S-box input `j`
+/// (`6i + j'`, `j' = 0` is `b1`): a splat mask when every lane has the same key
+/// ([`des_core`]), a key-bit plane when each lane has its own ([`crypt_batch`]).
 #[inline(always)]
-fn round<V: Gates>(l: &mut [V], r: &[V], k: &Masks, e: &[u8; 48]) {
+fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: &[u8; 48]) {
     macro_rules! sbox {
         ($i:literal, $f3:path, $f2:path) => {{
             let x: [V; 6] = core::array::from_fn(|j| {
-                V::xor(r[e[6 * $i + j] as usize], V::splat(k[6 * $i + j]))
+                // `& 31`: a no-op on E indices (< 32) that lets a run-time table skip the
+                // bounds check.
+                V::xor(r[(e[6 * $i + j] & 31) as usize], k(6 * $i + j))
             });
             let s = if V::TERNLOG { $f3(&x) } else { $f2(&x) };
             for m in 0..4 {
@@ -197,8 +201,8 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
             (&mut *b, &mut *a)
         };
         for t in 0..8 {
-            round(l, r, &m[2 * t], e);
-            round(r, l, &m[2 * t + 1], e);
+            round(l, r, |j| V::splat(m[2 * t][j]), e);
+            round(r, l, |j| V::splat(m[2 * t + 1][j]), e);
         }
     }
 }
@@ -216,6 +220,79 @@ pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks],
     // The pre-output is R16‖L16: the halves trade places, and FP undoes IP.
     for k in 0..64 {
         x[PLANE[k] as usize] = st[(k + 32) % 64];
+    }
+    transpose(&mut x);
+    for (j, v) in x.into_iter().enumerate() {
+        v.store(&mut out[w * j..w * j + w]);
+    }
+}
+
+/// `KEY_PLANE[r][j]`: the plane (bit of the key loaded as a little-endian `u64`) that
+/// round `r`'s key bit for S-box input `j` (`6i + j'`, `j' = 0` is `b1`) comes from: PC-1,
+/// the rotations and PC-2 as one renaming, so per-lane keys need no key schedule.
+pub(crate) static KEY_PLANE: [[u8; 48]; 16] = {
+    let mut t = [[0u8; 48]; 16];
+    // Big-endian key bit `n` (0 = LSB) through PC-1 to bit `q` of `C‖D` (0 = MSB of 56).
+    let mut n = 0;
+    while n < 64 {
+        let cd = super::soft::pc1(1u64 << n) >> 8;
+        if cd != 0 {
+            let q = 55 - cd.trailing_zeros();
+            // Plane of big-endian bit `n`: byte `7 - n/8` of the block, bit `n % 8`.
+            let plane = (8 * (7 - n / 8) + n % 8) as u8;
+            let mut r = 0;
+            let mut shift = 0;
+            while r < 16 {
+                shift += super::soft::SHIFTS[r];
+                // Position of bit `q` after `shift` left rotations of its 28-bit half.
+                let (half, pos) = (q / 28, q % 28);
+                let rot = (pos + 28 - shift % 28) % 28 + 28 * half;
+                let mut j = 0;
+                while j < 48 {
+                    if super::soft::PC2[j] as u32 == rot + 1 {
+                        t[r][j] = plane;
+                    }
+                    j += 1;
+                }
+                r += 1;
+            }
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `count` DES encryptions of the all-zero block with salted E table `e` under `64 ·
+/// LANES` keys at once, one per lane (`keys[i]` as loaded from its bytes, the layout of
+/// [`batch`]); the results to `out` in the same layout. The key-bit planes are transposed
+/// once; each round's key is a renaming of them ([`KEY_PLANE`]); the 25 (or `count`)
+/// passes never leave the bitsliced domain.
+#[inline(always)]
+pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[u8; 48], count: u32) {
+    let w = V::LANES;
+    debug_assert!(keys.len() == 64 * w && out.len() == 64 * w);
+    let mut kp: [V; 64] = core::array::from_fn(|j| V::load(&keys[w * j..w * j + w]));
+    transpose(&mut kp);
+    let mut st: [V; 64] = [V::zero(); 64];
+    let (a, b) = st.split_at_mut(32);
+    for p in 0..count {
+        let (l, r): (&mut [V], &mut [V]) = if p % 2 == 0 {
+            (&mut *a, &mut *b)
+        } else {
+            (&mut *b, &mut *a)
+        };
+        for t in 0..8 {
+            let k0 = &KEY_PLANE[2 * t];
+            let k1 = &KEY_PLANE[2 * t + 1];
+            round(l, r, |j| kp[(k0[j] & 63) as usize], e);
+            round(r, l, |j| kp[(k1[j] & 63) as usize], e);
+        }
+    }
+    // The pre-output is R16‖L16 of the last pass: the half that was `r` comes first.
+    let off = if count % 2 == 1 { 32 } else { 0 };
+    let mut x = [V::zero(); 64];
+    for k in 0..64 {
+        x[PLANE[k] as usize] = st[(k + off) % 64];
     }
     transpose(&mut x);
     for (j, v) in x.into_iter().enumerate() {
@@ -314,6 +391,43 @@ mod tests {
                     let [y] = soft::crypt_n(&ks, &[passes[0]], [x]);
                     assert_eq!(u64::from_le_bytes((*o).into()), y);
                 }
+            }
+        }
+    }
+
+    /// [`KEY_PLANE`] against the table key schedule: the renaming gives the same masks.
+    #[test]
+    fn key_planes_match_key_schedule() {
+        let mut rng = testkit::Rng::new(11);
+        for _ in 0..16 {
+            let kb: [u8; 8] = rng.bytes(8).try_into().unwrap();
+            let ks = soft::key_schedule(u64::from_be_bytes(kb));
+            let mut m = [[0u32; 48]; 16];
+            masks(&ks, false, &mut m);
+            let le = u64::from_le_bytes(kb);
+            for r in 0..16 {
+                for j in 0..48 {
+                    let bit = (le >> KEY_PLANE[r][j]) & 1;
+                    assert_eq!(m[r][j], (bit as u32).wrapping_neg(), "round {r} bit {j}");
+                }
+            }
+        }
+    }
+
+    /// [`crypt_batch`] with salt 0 and 1..=3 passes against `soft` DES of the zero block.
+    #[test]
+    fn crypt_batch_matches_soft() {
+        let mut rng = testkit::Rng::new(12);
+        let keys: Vec<Block> = (0..64)
+            .map(|_| Block::try_from(&rng.bytes(8)[..]).unwrap())
+            .collect();
+        for count in 1..=3u32 {
+            let mut out = vec![Block::default(); 64];
+            crypt_batch::<W<true>>(&keys, &mut out, &E, count);
+            for (k, o) in keys.iter().zip(&out) {
+                let ks = [soft::key_schedule(u64::from_be_bytes((*k).into()))];
+                let want = soft::crypt_salted(&ks[0], 0, count, false, 0);
+                assert_eq!(u64::from_le_bytes((*o).into()), want, "count {count}");
             }
         }
     }
