@@ -91,6 +91,19 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
     }
 }
 
+/// [`crate::crypt_keys`] on backend `b`.
+pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
+    b: Backend,
+    setting: &str,
+    keys: &[K],
+) -> Result<Vec<crate::CryptHash>, Error> {
+    match b {
+        Backend::Soft => soft::crypt_keys(setting, keys),
+        Backend::Avx2 => avx2::crypt_keys(setting, keys),
+        Backend::Avx512 => avx512::crypt_keys(setting, keys),
+    }
+}
+
 /// Unstable, hidden: the backends by name, for tests, benches and the CLI. Not covered
 /// by semver.
 #[doc(hidden)]
@@ -110,6 +123,21 @@ pub mod __backends {
     /// The backend [`crate::crypt_many`] uses (forced or detected).
     pub fn selected() -> &'static str {
         super::detect().name()
+    }
+
+    /// [`crate::crypt_keys`] on backend `name`.
+    ///
+    /// # Panics
+    /// If `name` is unknown or cannot run on this CPU.
+    pub fn crypt_keys_with<K: AsRef<[u8]>>(
+        name: &str,
+        setting: &str,
+        keys: &[K],
+    ) -> Result<Vec<crate::CryptHash>, Error> {
+        match by_name(name) {
+            Some(b) => super::crypt_keys(b, setting, keys),
+            None => panic!("des-crypt backend `{name}` is not available on this CPU"),
+        }
     }
 
     /// [`crate::crypt_many`] on backend `name`.
@@ -133,7 +161,7 @@ pub mod __backends {
 #[cfg(test)]
 pub(crate) fn check_matches_soft(name: &str) {
     extern crate std;
-    use alloc::{format, vec, vec::Vec};
+    use alloc::{format, vec::Vec};
     if !testkit::available(name, __backends::available(name)) {
         return;
     }
@@ -160,6 +188,16 @@ pub(crate) fn check_matches_soft(name: &str) {
         let got = __backends::crypt_many_with(name, &jobs);
         let want: Vec<_> = jobs.iter().map(|(k, s)| crate::crypt(k, s)).collect();
         assert_eq!(got, want, "backend {name}, group {group}");
+        for s in &salts {
+            let keys: Vec<&Vec<u8>> = jobs.iter().filter(|(_, js)| js == s).map(|(k, _)| k).collect();
+            let got = __backends::crypt_keys_with(name, s, &keys).unwrap();
+            for (h, k) in got.iter().zip(&keys) {
+                assert_eq!(h.as_str(), crate::crypt(k, s).unwrap(), "backend {name} crypt_keys");
+            }
+        }
+        assert_eq!(
+            __backends::crypt_keys_with(name, "a!", &[b"x"]),
+            Err(Error::InvalidChar { pos: 1, byte: b'!' })
+        );
     }
-    let _ = vec![0u8; 0];
 }

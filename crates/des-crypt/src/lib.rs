@@ -203,53 +203,108 @@ impl Setting {
     }
 }
 
-/// The key as C's `crypt` sees it: up to the first NUL.
+/// The first 8 bytes of the C string `key` (it ends at its first NUL) shifted left one
+/// bit, zero-padded; and whether the key goes on past them.
 #[inline]
-fn c_key(key: &[u8]) -> &[u8] {
-    match key.iter().position(|&c| c == 0) {
-        Some(n) => &key[..n],
-        None => key,
-    }
-}
-
-/// The first 8 bytes of `key` shifted left one bit, zero-padded.
-#[inline]
-fn key_block(key: &[u8]) -> [u8; 8] {
+fn key_block(key: &[u8]) -> ([u8; 8], bool) {
     let mut k = [0u8; 8];
-    for (d, s) in k.iter_mut().zip(key) {
+    for (d, &s) in k.iter_mut().zip(key) {
+        if s == 0 {
+            return (k, false);
+        }
         *d = s << 1;
     }
-    k
+    (k, key.len() > 8 && key[8] != 0)
 }
 
 /// The DES key of `key` for setting `st`: BSDi folds every further 8 bytes in (encrypt
 /// the key with itself, salt 0, one pass; XOR the next 8 shifted bytes).
+#[inline]
 fn des_key(key: &[u8], st: &Setting) -> [u8; 8] {
-    let key = c_key(key);
-    let mut k = key_block(key);
-    if st.ext {
-        for chunk in key.chunks(8).skip(1) {
-            let c = des::__crypt::Key::new(&k).crypt(k, 0, 1, false);
-            k = c;
-            for (d, s) in k.iter_mut().zip(chunk) {
-                *d ^= s << 1;
+    let (mut k, more) = key_block(key);
+    if st.ext && more {
+        let mut rest = &key[8..];
+        loop {
+            k = des::__crypt::Key::new(&k).crypt(k, 0, 1, false);
+            let (next, more) = key_block(rest);
+            for (d, s) in k.iter_mut().zip(next) {
+                *d ^= s;
             }
+            if !more {
+                break;
+            }
+            rest = &rest[8..];
         }
     }
     k
 }
 
-/// The hash text: the setting's prefix (2 or 9 characters) and 11 characters of `out`.
-fn encode(setting: &str, st: &Setting, out: [u8; 8]) -> String {
+/// The hash text into `buf`: the setting's prefix (2 or 9 characters) and 11
+/// characters of `out`; returns the length.
+#[inline]
+fn encode_into(setting: &[u8], st: &Setting, out: [u8; 8], buf: &mut [u8; 20]) -> usize {
     let pre = if st.ext { 9 } else { 2 };
-    let mut s = String::with_capacity(pre + 11);
-    s.push_str(&setting[..pre]);
+    buf[..pre].copy_from_slice(&setting[..pre]);
     let v = u64::from_be_bytes(out);
     for i in 0..10 {
-        s.push(char::from(ALPHABET[((v >> (58 - 6 * i)) & 63) as usize]));
+        buf[pre + i] = ALPHABET[((v >> (58 - 6 * i)) & 63) as usize];
     }
-    s.push(char::from(ALPHABET[((v << 2) & 63) as usize]));
-    s
+    buf[pre + 10] = ALPHABET[((v << 2) & 63) as usize];
+    pre + 11
+}
+
+/// The hash text as a `String`.
+fn encode(setting: &str, st: &Setting, out: [u8; 8]) -> String {
+    let mut buf = [0u8; 20];
+    let n = encode_into(setting.as_bytes(), st, out, &mut buf);
+    // The prefix was checked to be in the alphabet, the rest is from it: ASCII.
+    String::from(core::str::from_utf8(&buf[..n]).unwrap_or_default())
+}
+
+/// A DES crypt hash held inline (13 or 20 ASCII characters): what [`crypt_keys`]
+/// returns, without an allocation per hash.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CryptHash {
+    buf: [u8; 20],
+    len: u8,
+}
+
+impl CryptHash {
+    /// The hash text.
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl core::ops::Deref for CryptHash {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for CryptHash {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for CryptHash {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl fmt::Display for CryptHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for CryptHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 /// `crypt(3)` for traditional DES (`setting` = 2 salt characters, or a whole 13-character
@@ -300,6 +355,64 @@ pub fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(jobs: &[(K, S)]) -> Vec<Result<
     backends::crypt_many(backends::detect(), jobs)
 }
 
+/// Many keys under one setting (the password-cracking shape): `out[i] = crypt(keys[i],
+/// setting)`, the whole slice in bitsliced batches of the detected backend (when there
+/// are at least [`BATCH_MIN`] keys), without an allocation per hash.
+///
+/// ```
+/// let h = des_crypt::crypt_keys("ab", &["test", "other"]).unwrap();
+/// assert_eq!(h[0], "abgOeLfPimXQo");
+/// assert_eq!(h[1].as_str(), des_crypt::crypt(b"other", "ab").unwrap());
+/// ```
+pub fn crypt_keys<K: AsRef<[u8]>>(setting: &str, keys: &[K]) -> Result<Vec<CryptHash>, Error> {
+    backends::crypt_keys(backends::detect(), setting, keys)
+}
+
+/// [`crypt_keys`] with the batch function of a backend (`lanes == 0`: none).
+fn run_keys<K: AsRef<[u8]>>(
+    setting: &str,
+    keys: &[K],
+    lanes: usize,
+    mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
+) -> Result<Vec<CryptHash>, Error> {
+    let st = Setting::parse(setting)?;
+    let set = setting.as_bytes();
+    let mut res = Vec::with_capacity(keys.len());
+    let push = |res: &mut Vec<CryptHash>, out: [u8; 8]| {
+        let mut h = CryptHash { buf: [0; 20], len: 0 };
+        h.len = encode_into(set, &st, out, &mut h.buf) as u8;
+        res.push(h);
+    };
+    if lanes == 0 || keys.len() < BATCH_MIN {
+        for k in keys {
+            let out = des::__crypt::Key::new(&des_key(k.as_ref(), &st)).crypt(
+                [0; 8],
+                st.salt,
+                st.count,
+                false,
+            );
+            push(&mut res, out);
+        }
+        return Ok(res);
+    }
+    let mut kb = vec![[0u8; 8]; lanes];
+    let mut ob = vec![[0u8; 8]; lanes];
+    for part in keys.chunks(lanes) {
+        for (d, k) in kb.iter_mut().zip(part) {
+            *d = des_key(k.as_ref(), &st);
+        }
+        let n = part.len();
+        batch(&kb[..n], st.salt, st.count, &mut ob[..n]);
+        for &out in &ob[..n] {
+            push(&mut res, out);
+        }
+    }
+    for k in kb.iter_mut() {
+        *k = core::hint::black_box([0; 8]);
+    }
+    Ok(res)
+}
+
 /// Shared by every backend: parse, fold the keys, group by (salt, count) (stable), and
 /// run each group through `batch` (at most `lanes` keys a call) when it has at least
 /// [`BATCH_MIN`] members, else through the single path.
@@ -309,11 +422,22 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
     mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
 ) -> Vec<Result<String, Error>> {
     let mut res: Vec<Result<String, Error>> = vec![Err(Error::NotDesCrypt); jobs.len()];
-    // (salt, count, ext, index, key)
+    // (salt, count, index, key) of the well-formed jobs.
     let mut ok: Vec<(u32, u32, usize, [u8; 8])> = Vec::with_capacity(jobs.len());
     let mut parsed: Vec<Option<Setting>> = vec![None; jobs.len()];
+    // Jobs usually repeat a setting: parse each distinct run once.
+    let mut last: Option<(&str, Result<Setting, Error>)> = None;
     for (i, (k, s)) in jobs.iter().enumerate() {
-        match Setting::parse(s.as_ref()) {
+        let s = s.as_ref();
+        let st = match last {
+            Some((ls, r)) if ls == s => r,
+            _ => {
+                let r = Setting::parse(s);
+                last = Some((s, r));
+                r
+            }
+        };
+        match st {
             Ok(st) => {
                 ok.push((st.salt, st.count, i, des_key(k.as_ref(), &st)));
                 parsed[i] = Some(st);
@@ -321,7 +445,9 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
             Err(e) => res[i] = Err(e),
         }
     }
-    ok.sort_by_key(|&(salt, count, i, _)| (salt, count, i));
+    if !ok.is_sorted_by_key(|&(salt, count, i, _)| (salt, count, i)) {
+        ok.sort_unstable_by_key(|&(salt, count, i, _)| (salt, count, i));
+    }
     let mut keys = vec![[0u8; 8]; lanes.max(1)];
     let mut outs = vec![[0u8; 8]; lanes.max(1)];
     let mut at = 0;

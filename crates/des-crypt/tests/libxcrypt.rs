@@ -164,3 +164,51 @@ fn vectors_are_libxcrypts() {
         assert_eq!(sys(k.as_bytes(), h, &mut data), h);
     }
 }
+
+unsafe extern "C" {
+    fn dlopen(file: *const c_char, mode: i32) -> *mut u8;
+    fn dlvsym(handle: *mut u8, name: *const c_char, version: *const c_char) -> *mut u8;
+}
+
+/// `Encrypt` (`setkey`/`encrypt`) against libxcrypt's: they are compat-only symbols
+/// (`setkey@GLIBC_2.2.5`), reached through `dlvsym`. Single-threaded use of C statics,
+/// so one test does it all.
+#[test]
+fn legacy_encrypt_matches_libxcrypt() {
+    type SetKey = unsafe extern "C" fn(*const c_char);
+    type Encrypt = unsafe extern "C" fn(*mut c_char, i32);
+    let lib = c"libcrypt.so.1";
+    let ver = c"GLIBC_2.2.5";
+    // SAFETY: NUL-terminated names; RTLD_NOW (2). The symbols, if found, have the C
+    // signatures of `setkey(3)` and `encrypt(3)`.
+    let (sk, en) = unsafe {
+        let h = dlopen(lib.as_ptr(), 2);
+        assert!(!h.is_null(), "dlopen libcrypt.so.1");
+        let sk = dlvsym(h, c"setkey".as_ptr(), ver.as_ptr());
+        let en = dlvsym(h, c"encrypt".as_ptr(), ver.as_ptr());
+        if sk.is_null() || en.is_null() {
+            println!("SKIP: this libxcrypt has no setkey/encrypt compat symbols");
+            return;
+        }
+        (
+            core::mem::transmute::<*mut u8, SetKey>(sk),
+            core::mem::transmute::<*mut u8, Encrypt>(en),
+        )
+    };
+    let mut rng = Rng::new(testkit::seed(0x5E7));
+    for _ in 0..testkit::cases(10_000).min(20_000) {
+        let key: [u8; 64] = core::array::from_fn(|_| rng.below(2) as u8);
+        let block: [u8; 64] = core::array::from_fn(|_| rng.below(2) as u8);
+        let dec = rng.below(2) == 1;
+        let mut theirs = block.map(|b| b as c_char);
+        let k = key.map(|b| b as c_char);
+        // SAFETY: 64-element arrays, as setkey/encrypt read and write.
+        unsafe {
+            sk(k.as_ptr());
+            en(theirs.as_mut_ptr(), i32::from(dec));
+        }
+        let mut ours = block;
+        des_crypt::Encrypt::new(&key).encrypt(&mut ours, dec);
+        assert_eq!(ours.map(|b| b as c_char), theirs);
+    }
+}

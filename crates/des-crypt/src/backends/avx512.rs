@@ -19,6 +19,16 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
     })
 }
 
+/// [`crate::crypt_keys`] in batches of [`LANES`].
+pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
+    setting: &str,
+    keys: &[K],
+) -> Result<Vec<crate::CryptHash>, Error> {
+    crate::run_keys(setting, keys, LANES, |keys, salt, count, out| {
+        des::__crypt::crypt_batch("avx512", keys, salt, count, out)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     /// `crypt_many` on avx512 against single `crypt` calls: groups of 1, around

@@ -13,6 +13,14 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
     crate::run_many(jobs, 0, |_, _, _, _| unreachable!("soft has no batch"))
 }
 
+/// [`crate::crypt_keys`], one hash at a time.
+pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
+    setting: &str,
+    keys: &[K],
+) -> Result<Vec<crate::CryptHash>, Error> {
+    crate::run_keys(setting, keys, 0, |_, _, _, _| unreachable!("soft has no batch"))
+}
+
 #[cfg(test)]
 mod tests {
     /// `crypt_many` through `soft` against single `crypt` calls (the shared check).
