@@ -351,28 +351,62 @@ pub(crate) fn salt_masks(salt: u32) -> (u64, u64) {
 
 /// `f` with the salt swap of `crypt(3)`: the partner fields of the expanded `R` exchange
 /// the bits in `mt`/`mu` (see [`salt_masks`]), then the round key is XORed in (FreeSec's
-/// order: salt before key).
+/// order: salt before key). The swap is linear, so it is applied to the keyed words as
+/// the fields are extracted: `x = (R ^ R >> 16) & m` does not wait for the key, and each
+/// field is `(keyed or keyed >> 16) ^ x`. `TRAD`: a 12-bit salt, which only touches
+/// S-boxes 1, 2, 5, 6 — the other four read the keyed words directly.
 #[inline(always)]
-fn f_salted(r: u64, k0: u32, k1: u32, mt: u64, mu: u64) -> u64 {
+fn f_salted<const TRAD: bool>(r: u64, k0: u32, k1: u32, mt: u64, mu: u64) -> u64 {
     let d = r ^ (r >> 16);
     let (xt, xu) = (d & mt, d & mu);
-    let t = r ^ xt ^ (xt << 16);
-    let u = r ^ xu ^ (xu << 16);
-    sp_lookup(t ^ u64::from(k0), u ^ (u64::from(k1) << 4))
+    let ka = r ^ u64::from(k0);
+    let kb = r ^ (u64::from(k1) << 4);
+    let (a, b) = (ka ^ xt, (ka >> 16) ^ xt);
+    let (c, e) = (kb ^ xu, (kb >> 16) ^ xu);
+    let sp = &SP2;
+    // Fields of `f`'s `t` (S-boxes 1, 3, 5, 7) and `u` (2, 4, 6, 8) after the swap.
+    let s1 = sp[0][(a & 63) as usize];
+    let s5 = sp[4][(b & 63) as usize];
+    let s2 = sp[1][((e >> 12) & 63) as usize];
+    let s6 = sp[5][((c >> 12) & 63) as usize];
+    let (s3, s7, s4, s8) = if TRAD {
+        (
+            sp[2][((ka >> 24) & 63) as usize],
+            sp[6][((ka >> 8) & 63) as usize],
+            sp[3][((kb >> 20) & 63) as usize],
+            SP8[((kb >> 4) & 63) as usize][0],
+        )
+    } else {
+        (
+            sp[2][((b >> 8) & 63) as usize],
+            sp[6][((a >> 8) & 63) as usize],
+            sp[3][((e >> 4) & 63) as usize],
+            SP8[((c >> 4) & 63) as usize][0],
+        )
+    };
+    // Disjoint bits, so `|` and `+` agree; mixing them keeps LLVM's tree (see `f`), with
+    // the unsalted half first.
+    ((s3 | s7) + (s4 | s8)) | ((s1 | s5) + (s2 | s6))
 }
 
 /// One salted DES pass over one block (`crypt(3)`'s modified DES), keys forwards or
 /// backwards.
 #[inline(always)]
-fn pass_salted<const DEC: bool>(ks: &Ks, mt: u64, mu: u64, l: &mut u64, r: &mut u64) {
+fn pass_salted<const DEC: bool, const TRAD: bool>(
+    ks: &Ks,
+    mt: u64,
+    mu: u64,
+    l: &mut u64,
+    r: &mut u64,
+) {
     for i in 0..8 {
         let (a, b) = if DEC {
             (15 - 2 * i, 14 - 2 * i)
         } else {
             (2 * i, 2 * i + 1)
         };
-        *l ^= f_salted(*r, ks[2 * a], ks[2 * a + 1], mt, mu);
-        *r ^= f_salted(*l, ks[2 * b], ks[2 * b + 1], mt, mu);
+        *l ^= f_salted::<TRAD>(*r, ks[2 * a], ks[2 * a + 1], mt, mu);
+        *r ^= f_salted::<TRAD>(*l, ks[2 * b], ks[2 * b + 1], mt, mu);
     }
 }
 
@@ -382,11 +416,13 @@ fn pass_salted<const DEC: bool>(ks: &Ks, mt: u64, mu: u64, l: &mut u64, r: &mut 
 pub(crate) fn crypt_salted(ks: &Ks, salt: u32, count: u32, dec: bool, x: u64) -> u64 {
     let (mut l, mut r) = ip_t(x);
     let (mt, mu) = salt_masks(salt);
+    let trad = salt < 1 << 12;
     for _ in 0..count {
-        if dec {
-            pass_salted::<true>(ks, mt, mu, &mut l, &mut r);
-        } else {
-            pass_salted::<false>(ks, mt, mu, &mut l, &mut r);
+        match (dec, trad) {
+            (false, true) => pass_salted::<false, true>(ks, mt, mu, &mut l, &mut r),
+            (false, false) => pass_salted::<false, false>(ks, mt, mu, &mut l, &mut r),
+            (true, true) => pass_salted::<true, true>(ks, mt, mu, &mut l, &mut r),
+            (true, false) => pass_salted::<true, false>(ks, mt, mu, &mut l, &mut r),
         }
         core::mem::swap(&mut l, &mut r);
     }
