@@ -167,9 +167,22 @@ pub(crate) fn check_matches_soft(name: &str) {
     }
     let mut rng = testkit::Rng::new(testkit::seed(0xDE5C));
     let lanes = des::__crypt::lanes(name).max(1);
-    for &group in &[1, crate::BATCH_MIN - 1, crate::BATCH_MIN, lanes - 1, lanes, lanes + 1, 2 * lanes + 3] {
+    for &group in &[
+        1,
+        crate::BATCH_MIN - 1,
+        crate::BATCH_MIN,
+        lanes - 1,
+        lanes,
+        lanes + 1,
+        2 * lanes + 3,
+    ] {
         let mut jobs: Vec<(Vec<u8>, String)> = Vec::new();
-        let salts = [format!("{}{}", 'a', 'b'), "./".into(), "_/...zz.z".into(), "_7...ab/.".into()];
+        let salts = [
+            format!("{}{}", 'a', 'b'),
+            "./".into(),
+            "_/...zz.z".into(),
+            "_7...ab/.".into(),
+        ];
         for s in &salts {
             for _ in 0..group.min(if s.starts_with('_') { 40 } else { usize::MAX }) {
                 let len = rng.range(0, 24);
@@ -189,10 +202,18 @@ pub(crate) fn check_matches_soft(name: &str) {
         let want: Vec<_> = jobs.iter().map(|(k, s)| crate::crypt(k, s)).collect();
         assert_eq!(got, want, "backend {name}, group {group}");
         for s in &salts {
-            let keys: Vec<&Vec<u8>> = jobs.iter().filter(|(_, js)| js == s).map(|(k, _)| k).collect();
+            let keys: Vec<&Vec<u8>> = jobs
+                .iter()
+                .filter(|(_, js)| js == s)
+                .map(|(k, _)| k)
+                .collect();
             let got = __backends::crypt_keys_with(name, s, &keys).unwrap();
             for (h, k) in got.iter().zip(&keys) {
-                assert_eq!(h.as_str(), crate::crypt(k, s).unwrap(), "backend {name} crypt_keys");
+                assert_eq!(
+                    h.as_str(),
+                    crate::crypt(k, s).unwrap(),
+                    "backend {name} crypt_keys"
+                );
             }
         }
         assert_eq!(

@@ -379,18 +379,17 @@ fn run_keys<K: AsRef<[u8]>>(
     let set = setting.as_bytes();
     let mut res = Vec::with_capacity(keys.len());
     let push = |res: &mut Vec<CryptHash>, out: [u8; 8]| {
-        let mut h = CryptHash { buf: [0; 20], len: 0 };
+        let mut h = CryptHash {
+            buf: [0; 20],
+            len: 0,
+        };
         h.len = encode_into(set, &st, out, &mut h.buf) as u8;
         res.push(h);
     };
     if lanes == 0 || keys.len() < BATCH_MIN {
         for k in keys {
-            let out = des::__crypt::Key::new(&des_key(k.as_ref(), &st)).crypt(
-                [0; 8],
-                st.salt,
-                st.count,
-                false,
-            );
+            let out = des::__crypt::Key::new(&des_key(k.as_ref(), &st))
+                .crypt([0; 8], st.salt, st.count, false);
             push(&mut res, out);
         }
         return Ok(res);
@@ -499,7 +498,10 @@ mod tests {
             Setting::parse("abcdefghijklmn"),
             Err(Error::TooLong { len: 14, max: 13 })
         );
-        assert_eq!(Setting::parse("_J9."), Err(Error::TooShort { len: 4, min: 9 }));
+        assert_eq!(
+            Setting::parse("_J9."),
+            Err(Error::TooShort { len: 4, min: 9 })
+        );
         let s = Setting::parse("_J9..CCCC").unwrap();
         assert_eq!((s.count, s.ext), (725, true));
         assert_eq!(Setting::parse("_....CCCC").unwrap().count, 1);

@@ -17,14 +17,25 @@ fn vectors() -> Vec<(String, Vec<u8>)> {
 #[test]
 fn known_answers() {
     for (hash, key) in vectors() {
-        let setting = if hash.starts_with('_') { &hash[..9] } else { &hash[..2] };
+        let setting = if hash.starts_with('_') {
+            &hash[..9]
+        } else {
+            &hash[..2]
+        };
         assert_eq!(crypt(&key, setting).as_deref(), Ok(&hash[..]), "{key:?}");
-        assert_eq!(crypt(&key, &hash).as_deref(), Ok(&hash[..]), "{key:?} (full hash)");
+        assert_eq!(
+            crypt(&key, &hash).as_deref(),
+            Ok(&hash[..]),
+            "{key:?} (full hash)"
+        );
         assert!(verify(&key, &hash));
         let mut wrong = key.clone();
         wrong.push(b'x');
         // Traditional crypt ignores bytes past 8; BSDi does not.
-        assert_eq!(verify(&wrong, &hash), key.len() >= 8 && !hash.starts_with('_'));
+        assert_eq!(
+            verify(&wrong, &hash),
+            key.len() >= 8 && !hash.starts_with('_')
+        );
     }
     let jobs: Vec<(Vec<u8>, String)> = vectors().into_iter().map(|(h, k)| (k, h)).collect();
     for (r, (_, h)) in crypt_many(&jobs).iter().zip(&jobs) {
@@ -37,8 +48,14 @@ fn key_rules() {
     // 8 significant bytes, NUL ends the key, the top bit of each byte is shifted out.
     let h = crypt(b"abcdefgh", "ab").unwrap();
     assert_eq!(crypt(b"abcdefghXYZ", "ab").unwrap(), h);
-    assert_eq!(crypt(b"abc\0def", "ab").unwrap(), crypt(b"abc", "ab").unwrap());
-    assert_eq!(crypt(&[0xE1, 0xE2], "ab").unwrap(), crypt(b"ab", "ab").unwrap());
+    assert_eq!(
+        crypt(b"abc\0def", "ab").unwrap(),
+        crypt(b"abc", "ab").unwrap()
+    );
+    assert_eq!(
+        crypt(&[0xE1, 0xE2], "ab").unwrap(),
+        crypt(b"ab", "ab").unwrap()
+    );
     // BSDi folds long keys.
     assert_ne!(
         crypt(b"abcdefghX", "_J9..abcd").unwrap(),
@@ -117,7 +134,8 @@ fn legacy_des() {
     s.push(alpha[((v << 2) & 63) as usize] as char);
     assert_eq!(s, "abgOeLfPimXQo");
 
-    let bits = |b: &[u8; 8]| -> [u8; 64] { core::array::from_fn(|i| (b[i / 8] >> (7 - i % 8)) & 1) };
+    let bits =
+        |b: &[u8; 8]| -> [u8; 64] { core::array::from_fn(|i| (b[i / 8] >> (7 - i % 8)) & 1) };
     let mut e = Encrypt::new(&[0; 64]);
     e.setkey(&bits(&key));
     let mut block = bits(&pt);

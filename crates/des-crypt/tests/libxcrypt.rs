@@ -31,7 +31,10 @@ fn sys(key: &[u8], setting: &str, data: &mut [u8]) -> String {
     let r = unsafe { crypt_r(k.as_ptr(), s.as_ptr(), data.as_mut_ptr()) };
     assert!(!r.is_null(), "libxcrypt returned NULL for {setting:?}");
     // SAFETY: a non-NULL result is a NUL-terminated string inside `data`.
-    unsafe { CStr::from_ptr(r) }.to_str().expect("ASCII").to_string()
+    unsafe { CStr::from_ptr(r) }
+        .to_str()
+        .expect("ASCII")
+        .to_string()
 }
 
 fn key(rng: &mut Rng, max: usize) -> Vec<u8> {
@@ -62,7 +65,11 @@ fn run(kind: &str, mut setting: impl FnMut(&mut Rng) -> String, max_key: usize) 
         let k = key(&mut rng, max_key);
         let s = setting(&mut rng);
         let want = sys(&k, &s, &mut data);
-        assert_eq!(crypt(&k, &s).as_deref(), Ok(&want[..]), "{kind} key {k:?} setting {s}");
+        assert_eq!(
+            crypt(&k, &s).as_deref(),
+            Ok(&want[..]),
+            "{kind} key {k:?} setting {s}"
+        );
         // The whole hash as the setting gives the hash again.
         assert_eq!(crypt(&k, &want).as_deref(), Ok(&want[..]));
         if i % 16 == 0 {
@@ -73,7 +80,10 @@ fn run(kind: &str, mut setting: impl FnMut(&mut Rng) -> String, max_key: usize) 
     for (r, (_, _, want)) in crypt_many(&jobs).iter().zip(&batch) {
         assert_eq!(r.as_deref(), Ok(&want[..]));
     }
-    println!("{kind}: {n} random cases agree with libxcrypt ({:.2?})", t.elapsed());
+    println!(
+        "{kind}: {n} random cases agree with libxcrypt ({:.2?})",
+        t.elapsed()
+    );
 }
 
 #[test]
@@ -129,8 +139,20 @@ fn batch_matches_libxcrypt() {
 fn malformed_settings_fail_in_both() {
     let mut data = vec![0u8; DATA];
     for s in [
-        "", "a", "a!", "!a", "*", "_", "_J9.", "_J9..abc", "_J9..ab!d", "_J9..abcd!", "a\u{e9}",
-        "$", "$9$", "$y$j9T$abc",
+        "",
+        "a",
+        "a!",
+        "!a",
+        "*",
+        "_",
+        "_J9.",
+        "_J9..abc",
+        "_J9..ab!d",
+        "_J9..abcd!",
+        "a\u{e9}",
+        "$",
+        "$9$",
+        "$y$j9T$abc",
     ] {
         let token = if s.starts_with("*0") { "*1" } else { "*0" };
         assert_eq!(sys(b"key", s, &mut data), token, "{s:?}");

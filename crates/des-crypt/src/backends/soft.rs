@@ -18,7 +18,9 @@ pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
     setting: &str,
     keys: &[K],
 ) -> Result<Vec<crate::CryptHash>, Error> {
-    crate::run_keys(setting, keys, 0, |_, _, _, _| unreachable!("soft has no batch"))
+    crate::run_keys(setting, keys, 0, |_, _, _, _| {
+        unreachable!("soft has no batch")
+    })
 }
 
 #[cfg(test)]

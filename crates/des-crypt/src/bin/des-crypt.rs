@@ -77,7 +77,10 @@ mod sys {
     pub fn cpu_time() -> f64 {
         use std::sync::OnceLock;
         static START: OnceLock<std::time::Instant> = OnceLock::new();
-        START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64()
+        START
+            .get_or_init(std::time::Instant::now)
+            .elapsed()
+            .as_secs_f64()
     }
 }
 
@@ -247,14 +250,23 @@ fn bench(secs: f64) {
     );
 
     println!();
-    println!("| {:<34} | {:>14} | {:>14} | {:>8} |", "", "des-crypt", "libxcrypt", "ratio");
+    println!(
+        "| {:<34} | {:>14} | {:>14} | {:>8} |",
+        "", "des-crypt", "libxcrypt", "ratio"
+    );
     println!("|{:-<36}|{:->16}|{:->16}|{:->10}|", "", "", "", "");
     for (name, unit, a, b) in rows {
         let (bs, r) = match b {
             Some(b) => (format!("{b:.0}"), format!("{:.2}x", a / b)),
             None => ("n/a".to_string(), String::new()),
         };
-        println!("| {:<34} | {:>14.0} | {:>14} | {:>8} |", format!("{name} {unit}"), a, bs, r);
+        println!(
+            "| {:<34} | {:>14.0} | {:>14} | {:>8} |",
+            format!("{name} {unit}"),
+            a,
+            bs,
+            r
+        );
     }
     println!();
     println!("libxcrypt exports no des_cipher (n/a). crypt_many rows: libxcrypt column is its");
