@@ -356,7 +356,7 @@ pub(crate) fn salt_masks(salt: u32) -> (u64, u64) {
 /// field is `(keyed or keyed >> 16) ^ x`. `TRAD`: a 12-bit salt, which only touches
 /// S-boxes 1, 2, 5, 6 — the other four read the keyed words directly.
 #[inline(always)]
-fn f_salted<const TRAD: bool>(r: u64, k0: u32, k1: u32, mt: u64, mu: u64) -> u64 {
+fn f_salted<const TRAD: bool>(r: u64, k0: u32, k1: u32, mt: u64, mu: u64) -> (u64, u64) {
     let d = r ^ (r >> 16);
     let (xt, xu) = (d & mt, d & mu);
     let ka = r ^ u64::from(k0);
@@ -384,9 +384,9 @@ fn f_salted<const TRAD: bool>(r: u64, k0: u32, k1: u32, mt: u64, mu: u64) -> u64
             SP8[((c >> 4) & 63) as usize][0],
         )
     };
-    // Disjoint bits, so `|` and `+` agree; mixing them keeps LLVM's tree (see `f`), with
-    // the unsalted half first.
-    ((s3 | s7) + (s4 | s8)) | ((s1 | s5) + (s2 | s6))
+    // Disjoint bits, so `|`, `+` and `^` agree; mixing them keeps LLVM's tree (see `f`).
+    // Returned in two halves: with a 12-bit salt the first is ready earlier (no swap).
+    ((s3 | s7) + (s4 | s8), (s1 | s5) + (s2 | s6))
 }
 
 /// One salted DES pass over one block (`crypt(3)`'s modified DES), keys forwards or
@@ -405,8 +405,11 @@ fn pass_salted<const DEC: bool, const TRAD: bool>(
         } else {
             (2 * i, 2 * i + 1)
         };
-        *l ^= f_salted::<TRAD>(*r, ks[2 * a], ks[2 * a + 1], mt, mu);
-        *r ^= f_salted::<TRAD>(*l, ks[2 * b], ks[2 * b + 1], mt, mu);
+        // `(l ^ early) ^ late`: the XOR with the early half overlaps the late look-ups.
+        let (e, x) = f_salted::<TRAD>(*r, ks[2 * a], ks[2 * a + 1], mt, mu);
+        *l = (*l ^ e) ^ x;
+        let (e, x) = f_salted::<TRAD>(*l, ks[2 * b], ks[2 * b + 1], mt, mu);
+        *r = (*r ^ e) ^ x;
     }
 }
 
