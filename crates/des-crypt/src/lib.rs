@@ -8,6 +8,7 @@
 //! - [`verify`]: recomputes and compares in constant time over the hash string;
 //! - [`crypt_many`]: many hashes at once, on the bitsliced AVX-512/AVX2 DES of the `des`
 //!   crate (one key per bit lane, the salt as a swap of E-expansion outputs);
+//!   [`crypt_keys`]: many keys under one setting, without an allocation per hash;
 //! - the legacy interfaces: [`Encrypt`] (`setkey`/`encrypt`, the 64-element bit arrays)
 //!   and [`DesCipher`] (`des_setkey`/`des_cipher`).
 //!
