@@ -254,12 +254,18 @@ fn encode_into(setting: &[u8], st: &Setting, out: [u8; 8], buf: &mut [u8; 20]) -
     pre + 11
 }
 
-/// The hash text as a `String`.
+/// The hash text as a `String`: the setting's prefix (checked: alphabet characters) and
+/// 11 alphabet characters, pushed as `char`s (no UTF-8 validation pass).
 fn encode(setting: &str, st: &Setting, out: [u8; 8]) -> String {
-    let mut buf = [0u8; 20];
-    let n = encode_into(setting.as_bytes(), st, out, &mut buf);
-    // The prefix was checked to be in the alphabet, the rest is from it: ASCII.
-    String::from(core::str::from_utf8(&buf[..n]).unwrap_or_default())
+    let pre = if st.ext { 9 } else { 2 };
+    let mut s = String::with_capacity(pre + 11);
+    s.push_str(&setting[..pre]);
+    let v = u64::from_be_bytes(out);
+    for i in 0..10 {
+        s.push(char::from(ALPHABET[((v >> (58 - 6 * i)) & 63) as usize]));
+    }
+    s.push(char::from(ALPHABET[((v << 2) & 63) as usize]));
+    s
 }
 
 /// A DES crypt hash held inline (13 or 20 ASCII characters): what [`crypt_keys`]
@@ -413,6 +419,13 @@ fn run_keys<K: AsRef<[u8]>>(
     Ok(res)
 }
 
+/// [`encode`] for a job whose setting parsed to `salt` and `count`.
+#[inline]
+fn encode_job(setting: &str, salt: u32, count: u32, out: [u8; 8]) -> String {
+    let ext = setting.starts_with('_');
+    encode(setting, &Setting { salt, count, ext }, out)
+}
+
 /// Shared by every backend: parse, fold the keys, group by (salt, count) (stable), and
 /// run each group through `batch` (at most `lanes` keys a call) when it has at least
 /// [`BATCH_MIN`] members, else through the single path.
@@ -422,9 +435,8 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
     mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
 ) -> Vec<Result<String, Error>> {
     let mut res: Vec<Result<String, Error>> = vec![Err(Error::NotDesCrypt); jobs.len()];
-    // (salt, count, index, key) of the well-formed jobs.
+    // (salt, count, index, key) of the well-formed jobs; `ext` is told by the setting.
     let mut ok: Vec<(u32, u32, usize, [u8; 8])> = Vec::with_capacity(jobs.len());
-    let mut parsed: Vec<Option<Setting>> = vec![None; jobs.len()];
     // Jobs usually repeat a setting: parse each distinct run once.
     let mut last: Option<(&str, Result<Setting, Error>)> = None;
     for (i, (k, s)) in jobs.iter().enumerate() {
@@ -438,10 +450,7 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
             }
         };
         match st {
-            Ok(st) => {
-                ok.push((st.salt, st.count, i, des_key(k.as_ref(), &st)));
-                parsed[i] = Some(st);
-            }
+            Ok(st) => ok.push((st.salt, st.count, i, des_key(k.as_ref(), &st))),
             Err(e) => res[i] = Err(e),
         }
     }
@@ -458,8 +467,7 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
         if lanes == 0 || group.len() < BATCH_MIN {
             for &(_, _, i, k) in group {
                 let out = des::__crypt::Key::new(&k).crypt([0; 8], salt, count, false);
-                let st = parsed[i].expect("parsed");
-                res[i] = Ok(encode(jobs[i].1.as_ref(), &st, out));
+                res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, out));
             }
         } else {
             for part in group.chunks(lanes) {
@@ -469,8 +477,7 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
                 let n = part.len();
                 batch(&keys[..n], salt, count, &mut outs[..n]);
                 for (&(_, _, i, _), &out) in part.iter().zip(&outs[..n]) {
-                    let st = parsed[i].expect("parsed");
-                    res[i] = Ok(encode(jobs[i].1.as_ref(), &st, out));
+                    res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, out));
                 }
             }
         }
