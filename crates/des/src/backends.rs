@@ -297,8 +297,9 @@ pub mod __crypt {
 
     /// The E table with the `crypt(3)` salt applied: entries `k` and `k + 24` swapped for
     /// every set bit `k` of the 24-bit `salt`.
-    pub(crate) fn salted_e(salt: u32) -> [u8; 48] {
-        let mut e = super::bitslice::E;
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn salted_e(salt: u32) -> [super::bitslice::Ix32; 48] {
+        let mut e = super::bitslice::E_IX;
         for k in 0..24 {
             if (salt >> k) & 1 == 1 {
                 e.swap(k, k + 24);
@@ -333,6 +334,7 @@ pub mod __crypt {
             "des: no crypt batch of {} keys on backend `{name}`",
             keys.len()
         );
+        #[cfg(target_arch = "x86_64")]
         let e = salted_e(salt & 0xFF_FFFF);
         let mut k = [Block::default(); 512];
         for (b, key) in k.iter_mut().zip(keys) {

@@ -213,7 +213,7 @@ fn run<const P: usize>(
 /// keys, one per lane (see `bitslice::crypt_batch`). Out of line, as the ECB batches.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl")]
-pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], e: &[u8; 48], count: u32) {
+pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], e: &[bitslice::Ix32; 48], count: u32) {
     bitslice::crypt_batch::<Z>(keys, out, e, count);
 }
 

@@ -110,6 +110,32 @@ const PLANE: [u8; 64] = {
     t
 };
 
+/// An index below 32 (a plane of one half): indexing a `[V; 32]` with it needs no bounds
+/// check, and loading it from a run-time table is one `movzx` (a `u8` masked with `& 31`
+/// gets SLP-vectorised into two-uop `vpextrb`s on the ports the gates need).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+#[rustfmt::skip]
+pub(crate) enum Ix32 { I0, I1, I2, I3, I4, I5, I6, I7, I8, I9, I10, I11, I12, I13, I14, I15, I16, I17, I18, I19, I20, I21, I22, I23, I24, I25, I26, I27, I28, I29, I30, I31 }
+
+impl Ix32 {
+    /// Every value, in order: `ALL[i] as usize == i`.
+    #[rustfmt::skip]
+    pub(crate) const ALL: [Ix32; 32] = [Ix32::I0, Ix32::I1, Ix32::I2, Ix32::I3, Ix32::I4, Ix32::I5, Ix32::I6, Ix32::I7, Ix32::I8, Ix32::I9, Ix32::I10, Ix32::I11, Ix32::I12, Ix32::I13, Ix32::I14, Ix32::I15, Ix32::I16, Ix32::I17, Ix32::I18, Ix32::I19, Ix32::I20, Ix32::I21, Ix32::I22, Ix32::I23, Ix32::I24, Ix32::I25, Ix32::I26, Ix32::I27, Ix32::I28, Ix32::I29, Ix32::I30, Ix32::I31];
+}
+
+/// An index below 64 (a key-bit plane), as [`Ix32`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+#[rustfmt::skip]
+pub(crate) enum Ix64 { I0, I1, I2, I3, I4, I5, I6, I7, I8, I9, I10, I11, I12, I13, I14, I15, I16, I17, I18, I19, I20, I21, I22, I23, I24, I25, I26, I27, I28, I29, I30, I31, I32, I33, I34, I35, I36, I37, I38, I39, I40, I41, I42, I43, I44, I45, I46, I47, I48, I49, I50, I51, I52, I53, I54, I55, I56, I57, I58, I59, I60, I61, I62, I63 }
+
+impl Ix64 {
+    /// Every value, in order: `ALL[i] as usize == i`.
+    #[rustfmt::skip]
+    pub(crate) const ALL: [Ix64; 64] = [Ix64::I0, Ix64::I1, Ix64::I2, Ix64::I3, Ix64::I4, Ix64::I5, Ix64::I6, Ix64::I7, Ix64::I8, Ix64::I9, Ix64::I10, Ix64::I11, Ix64::I12, Ix64::I13, Ix64::I14, Ix64::I15, Ix64::I16, Ix64::I17, Ix64::I18, Ix64::I19, Ix64::I20, Ix64::I21, Ix64::I22, Ix64::I23, Ix64::I24, Ix64::I25, Ix64::I26, Ix64::I27, Ix64::I28, Ix64::I29, Ix64::I30, Ix64::I31, Ix64::I32, Ix64::I33, Ix64::I34, Ix64::I35, Ix64::I36, Ix64::I37, Ix64::I38, Ix64::I39, Ix64::I40, Ix64::I41, Ix64::I42, Ix64::I43, Ix64::I44, Ix64::I45, Ix64::I46, Ix64::I47, Ix64::I48, Ix64::I49, Ix64::I50, Ix64::I51, Ix64::I52, Ix64::I53, Ix64::I54, Ix64::I55, Ix64::I56, Ix64::I57, Ix64::I58, Ix64::I59, Ix64::I60, Ix64::I61, Ix64::I62, Ix64::I63];
+}
+
 /// The standard E expansion: S-box `i`'s input `j` (`j = 0` is `b1`) is bit `E[6i + j]`
 /// of `R` (0-based from the MSB). `des-crypt` swaps entries `k` and `k + 24` per salt bit.
 pub(crate) const E: [u8; 48] = {
@@ -122,6 +148,17 @@ pub(crate) const E: [u8; 48] = {
             j += 1;
         }
         i += 1;
+    }
+    t
+};
+
+/// [`E`] as [`Ix32`]s.
+pub(crate) const E_IX: [Ix32; 48] = {
+    let mut t = [Ix32::I0; 48];
+    let mut k = 0;
+    while k < 48 {
+        t[k] = Ix32::ALL[E[k] as usize];
+        k += 1;
     }
     t
 };
@@ -160,14 +197,12 @@ pub(crate) fn masks(ks: &Ks, dec: bool, out: &mut [Masks]) {
 /// (`6i + j'`, `j' = 0` is `b1`): a splat mask when every lane has the same key
 /// ([`des_core`]), a key-bit plane when each lane has its own ([`crypt_batch`]).
 #[inline(always)]
-fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: &[u8; 48]) {
+fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: &[Ix32; 48]) {
+    let r: &[V; 32] = r.try_into().expect("a half is 32 planes");
     macro_rules! sbox {
         ($i:literal, $f3:path, $f2:path) => {{
-            let x: [V; 6] = core::array::from_fn(|j| {
-                // `& 31`: a no-op on E indices (< 32) that lets a run-time table skip the
-                // bounds check.
-                V::xor(r[(e[6 * $i + j] & 31) as usize], k(6 * $i + j))
-            });
+            let x: [V; 6] =
+                core::array::from_fn(|j| V::xor(r[e[6 * $i + j] as usize], k(6 * $i + j)));
             let s = if V::TERNLOG { $f3(&x) } else { $f2(&x) };
             for m in 0..4 {
                 let j = PINV[4 * $i + m] as usize;
@@ -190,7 +225,7 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: &[u8; 48]) {
 /// pass and IP of the next cancel). Ends with the `L16` of the last pass in the half
 /// that held `L0` when `passes` is odd.
 #[inline(always)]
-pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[u8; 48]) {
+pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[Ix32; 48]) {
     let keys = masks.len() / 16;
     let (a, b) = st.split_at_mut(32);
     for p in 0..passes {
@@ -216,7 +251,7 @@ pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks],
     let mut x: [V; 64] = core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]));
     transpose(&mut x);
     let mut st: [V; 64] = core::array::from_fn(|k| x[PLANE[k] as usize]);
-    des_core(&mut st, masks, passes, &E);
+    des_core(&mut st, masks, passes, &E_IX);
     // The pre-output is R16‖L16: the halves trade places, and FP undoes IP.
     for k in 0..64 {
         x[PLANE[k] as usize] = st[(k + 32) % 64];
@@ -230,8 +265,8 @@ pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks],
 /// `KEY_PLANE[r][j]`: the plane (bit of the key loaded as a little-endian `u64`) that
 /// round `r`'s key bit for S-box input `j` (`6i + j'`, `j' = 0` is `b1`) comes from: PC-1,
 /// the rotations and PC-2 as one renaming, so per-lane keys need no key schedule.
-pub(crate) static KEY_PLANE: [[u8; 48]; 16] = {
-    let mut t = [[0u8; 48]; 16];
+pub(crate) static KEY_PLANE: [[Ix64; 48]; 16] = {
+    let mut t = [[Ix64::I0; 48]; 16];
     // Big-endian key bit `n` (0 = LSB) through PC-1 to bit `q` of `C‖D` (0 = MSB of 56).
     let mut n = 0;
     while n < 64 {
@@ -239,7 +274,7 @@ pub(crate) static KEY_PLANE: [[u8; 48]; 16] = {
         if cd != 0 {
             let q = 55 - cd.trailing_zeros();
             // Plane of big-endian bit `n`: byte `7 - n/8` of the block, bit `n % 8`.
-            let plane = (8 * (7 - n / 8) + n % 8) as u8;
+            let plane = Ix64::ALL[(8 * (7 - n / 8) + n % 8) as usize];
             let mut r = 0;
             let mut shift = 0;
             while r < 16 {
@@ -268,7 +303,7 @@ pub(crate) static KEY_PLANE: [[u8; 48]; 16] = {
 /// once; each round's key is a renaming of them ([`KEY_PLANE`]); the 25 (or `count`)
 /// passes never leave the bitsliced domain.
 #[inline(always)]
-pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[u8; 48], count: u32) {
+pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[Ix32; 48], count: u32) {
     let w = V::LANES;
     debug_assert!(keys.len() == 64 * w && out.len() == 64 * w);
     let mut kp: [V; 64] = core::array::from_fn(|j| V::load(&keys[w * j..w * j + w]));
@@ -284,8 +319,8 @@ pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[u8; 
         for t in 0..8 {
             let k0 = &KEY_PLANE[2 * t];
             let k1 = &KEY_PLANE[2 * t + 1];
-            round(l, r, |j| kp[(k0[j] & 63) as usize], e);
-            round(r, l, |j| kp[(k1[j] & 63) as usize], e);
+            round(l, r, |j| kp[k0[j] as usize], e);
+            round(r, l, |j| kp[k1[j] as usize], e);
         }
     }
     // The pre-output is R16‖L16 of the last pass: the half that was `r` comes first.
@@ -407,7 +442,7 @@ mod tests {
             let le = u64::from_le_bytes(kb);
             for r in 0..16 {
                 for j in 0..48 {
-                    let bit = (le >> KEY_PLANE[r][j]) & 1;
+                    let bit = (le >> KEY_PLANE[r][j] as u8) & 1;
                     assert_eq!(m[r][j], (bit as u32).wrapping_neg(), "round {r} bit {j}");
                 }
             }
@@ -423,7 +458,7 @@ mod tests {
             .collect();
         for count in 1..=3u32 {
             let mut out = vec![Block::default(); 64];
-            crypt_batch::<W<true>>(&keys, &mut out, &E, count);
+            crypt_batch::<W<true>>(&keys, &mut out, &E_IX, count);
             for (k, o) in keys.iter().zip(&out) {
                 let ks = [soft::key_schedule(u64::from_be_bytes((*k).into()))];
                 let want = soft::crypt_salted(&ks[0], 0, count, false, 0);
