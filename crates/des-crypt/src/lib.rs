@@ -384,22 +384,42 @@ fn run_keys<K: AsRef<[u8]>>(
     lanes: usize,
     mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
 ) -> Result<Vec<CryptHash>, Error> {
-    let st = Setting::parse(setting)?;
     let set = setting.as_bytes();
+    run_keys_with(
+        setting,
+        keys,
+        |k| k.as_ref(),
+        lanes,
+        &mut batch,
+        |_, st, out| {
+            let mut h = CryptHash {
+                buf: [0; 20],
+                len: 0,
+            };
+            h.len = encode_into(set, st, out, &mut h.buf) as u8;
+            h
+        },
+    )
+}
+
+/// Every key of `keys` under the one `setting`, in order, through `batch` in chunks of
+/// `lanes` (the single path when there is no batch or too few keys); `out` makes each
+/// result from the DES output.
+fn run_keys_with<J, T>(
+    setting: &str,
+    keys: &[J],
+    key: fn(&J) -> &[u8],
+    lanes: usize,
+    batch: &mut impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
+    mut out: impl FnMut(&str, &Setting, [u8; 8]) -> T,
+) -> Result<Vec<T>, Error> {
+    let st = Setting::parse(setting)?;
     let mut res = Vec::with_capacity(keys.len());
-    let push = |res: &mut Vec<CryptHash>, out: [u8; 8]| {
-        let mut h = CryptHash {
-            buf: [0; 20],
-            len: 0,
-        };
-        h.len = encode_into(set, &st, out, &mut h.buf) as u8;
-        res.push(h);
-    };
     if lanes == 0 || keys.len() < BATCH_MIN {
         for k in keys {
-            let out = des::__crypt::Key::new(&des_key(k.as_ref(), &st))
+            let o = des::__crypt::Key::new(&des_key(key(k), &st))
                 .crypt([0; 8], st.salt, st.count, false);
-            push(&mut res, out);
+            res.push(out(setting, &st, o));
         }
         return Ok(res);
     }
@@ -407,12 +427,12 @@ fn run_keys<K: AsRef<[u8]>>(
     let mut ob = vec![[0u8; 8]; lanes];
     for part in keys.chunks(lanes) {
         for (d, k) in kb.iter_mut().zip(part) {
-            *d = des_key(k.as_ref(), &st);
+            *d = des_key(key(k), &st);
         }
         let n = part.len();
         batch(&kb[..n], st.salt, st.count, &mut ob[..n]);
-        for &out in &ob[..n] {
-            push(&mut res, out);
+        for &o in &ob[..n] {
+            res.push(out(setting, &st, o));
         }
     }
     for k in kb.iter_mut() {
@@ -436,6 +456,21 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
     lanes: usize,
     mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
 ) -> Vec<Result<String, Error>> {
+    // The common shape, one setting for every job: no grouping, results in order.
+    if let Some((_, first)) = jobs.first() {
+        let first = first.as_ref();
+        if jobs.iter().all(|(_, s)| s.as_ref() == first) {
+            return run_keys_with(
+                first,
+                jobs,
+                |j| j.0.as_ref(),
+                lanes,
+                &mut batch,
+                |_, st, out| Ok(encode(first, st, out)),
+            )
+            .unwrap_or_else(|e| vec![Err(e); jobs.len()]);
+        }
+    }
     let mut res: Vec<Result<String, Error>> = vec![Err(Error::NotDesCrypt); jobs.len()];
     // (salt, count, index, key) of the well-formed jobs; `ext` is told by the setting.
     let mut ok: Vec<(u32, u32, usize, [u8; 8])> = Vec::with_capacity(jobs.len());
