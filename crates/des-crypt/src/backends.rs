@@ -215,6 +215,16 @@ pub(crate) fn check_matches_soft(name: &str) {
                     "backend {name} crypt_keys"
                 );
             }
+            // One setting for every job: `crypt_many`'s in-order path.
+            let one: Vec<(&Vec<u8>, &String)> = keys.iter().map(|&k| (k, s)).collect();
+            let got = __backends::crypt_many_with(name, &one);
+            for (h, k) in got.iter().zip(&keys) {
+                assert_eq!(
+                    h,
+                    &crate::crypt(k, s),
+                    "backend {name} crypt_many, one setting"
+                );
+            }
         }
         assert_eq!(
             __backends::crypt_keys_with(name, "a!", &[b"x"]),
