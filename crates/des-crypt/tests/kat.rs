@@ -144,3 +144,40 @@ fn legacy_des() {
     e.encrypt(&mut block, true);
     assert_eq!(block, bits(&pt));
 }
+
+/// Random settings (alphabet characters mixed with `$ _ * ! :`, spaces and non-ASCII,
+/// lengths 0..=24; BSDi counts kept small) and random keys: every call returns, an `Ok` hash verifies and has
+/// the format's length, and `crypt_many` agrees with `crypt`.
+#[test]
+fn no_panics_on_random_settings() {
+    let pool: Vec<char> = des_crypt::ALPHABET
+        .iter()
+        .map(|&b| b as char)
+        .chain(['$', '_', '*', '!', ':', ' ', '\u{e9}', '\u{20ac}', '\0'])
+        .collect();
+    let mut rng = testkit::Rng::new(testkit::seed(0x5E77));
+    let mut jobs = Vec::new();
+    for _ in 0..testkit::cases(20_000) {
+        let len = rng.below(25);
+        let mut v: Vec<char> = (0..len).map(|_| pool[rng.below(pool.len())]).collect();
+        if v.first() == Some(&'_') {
+            // Keep BSDi counts below 4096 (the top two count characters 0).
+            for c in v.iter_mut().skip(3).take(2) {
+                *c = '.';
+            }
+        }
+        let s: String = v.into_iter().collect();
+        let klen = rng.below(20);
+        let key = rng.bytes(klen);
+        match crypt(&key, &s) {
+            Ok(h) => {
+                assert_eq!(h.len(), if s.starts_with('_') { 20 } else { 13 }, "{s:?}");
+                assert!(verify(&key, &h), "{s:?}");
+            }
+            Err(e) => assert!(!e.to_string().is_empty()),
+        }
+        jobs.push((key, s));
+    }
+    let want: Vec<_> = jobs.iter().map(|(k, s)| crypt(k, s)).collect();
+    assert_eq!(crypt_many(&jobs), want);
+}
