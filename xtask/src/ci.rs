@@ -554,6 +554,15 @@ fn semver(ws: &Workspace) -> Result {
     }
     let mut failed = Vec::new();
     for c in publishable {
+        // A crate of our own that replaces no RustCrypto crate (`des-crypt`) and was never
+        // released has nothing to be compared with.
+        if c.peer_version.is_none() && c.version.as_deref() == Some("0.1.0") {
+            crate::util::skip(format!(
+                "semver {}: a first release (0.1.0) with no RustCrypto peer has no baseline",
+                c.package
+            ));
+            continue;
+        }
         let mut cmd = Cmd::cargo().args(["semver-checks", "check-release", "-p", &c.package]);
         match &c.peer_version {
             Some(v) => {

@@ -34,7 +34,8 @@ commands:
                              fail fast, timed; steps: setup cpu fmt clippy tidy test
                              forced ladder doc bench semver dropin
   setup                      install what ci needs and is missing (apt: qemu-user,
-                             pkg-config, libssl-dev; rustfmt, clippy; cargo-semver-checks)
+                             pkg-config, libssl-dev, libcrypt-dev; rustfmt, clippy;
+                             cargo-semver-checks)
   tidy                       policy checks over the source text (also a #[test])
   test [-p NAME]... [--backend NAME|all] [--release]
                              tests; with --backend, each crate's tests with that backend

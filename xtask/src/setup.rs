@@ -1,8 +1,10 @@
 //! `cargo xtask setup`: installs what `cargo xtask ci` needs and is missing; skips what
 //! is there, so it is quick on a prepared machine.
 //!
-//! - Debian/Ubuntu: `qemu-user` (for `qemu-x86_64`, x86_64 hosts only), `pkg-config` and
-//!   `libssl-dev` (the `speed` crate's `openssl` feature), through apt-get;
+//! - Debian/Ubuntu: `qemu-user` (for `qemu-x86_64`, x86_64 hosts only), `pkg-config`,
+//!   `libssl-dev` (the `speed` crate's `openssl` feature) and `libcrypt-dev` (libxcrypt's
+//!   `libcrypt.so`, which `des-crypt`'s CLI and its differential tests link), through
+//!   apt-get;
 //! - rustup components `rustfmt` and `clippy`;
 //! - `cargo-semver-checks` (`cargo install --locked`, ~16 minutes cold).
 
@@ -14,6 +16,13 @@ pub fn run() -> Result {
     apt_packages()?;
     components()?;
     semver_checks()
+}
+
+/// Whether `pkg-config` finds libxcrypt (`libcrypt-dev`: the `-lcrypt` of `des-crypt`).
+pub fn libcrypt_dev_present() -> bool {
+    Cmd::new("pkg-config")
+        .args(["--exists", "libcrypt"])
+        .succeeds()
 }
 
 /// Whether `pkg-config` finds OpenSSL (what `openssl-sys` asks on Linux).
@@ -42,8 +51,13 @@ fn apt_packages() -> Result {
     if !openssl_dev_present() {
         missing.push("libssl-dev");
     }
+    if !libcrypt_dev_present() {
+        missing.push("libcrypt-dev");
+    }
     if missing.is_empty() {
-        println!("setup: system packages present (qemu-x86_64, pkg-config, libssl-dev)");
+        println!(
+            "setup: system packages present (qemu-x86_64, pkg-config, libssl-dev, libcrypt-dev)"
+        );
         return Ok(());
     }
     let install = format!(
@@ -53,7 +67,7 @@ fn apt_packages() -> Result {
     if which("apt-get").is_none() {
         return Err(format!(
             "setup: missing {} and this is not a Debian-like system: install the equivalents \
-             (qemu-user, pkg-config, OpenSSL headers) and rerun",
+             (qemu-user, pkg-config, OpenSSL headers, libxcrypt's libcrypt) and rerun",
             missing.join(", ")
         ));
     }

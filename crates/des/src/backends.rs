@@ -257,6 +257,116 @@ pub mod __backends {
     }
 }
 
+/// Unstable, hidden: the DES building blocks of `crypt(3)` for the `des-crypt` crate.
+///
+/// Not part of the RustCrypto API and not covered by semver: it changes with `des-crypt`.
+#[doc(hidden)]
+pub mod __crypt {
+    use super::{Backend, by_name, soft};
+    use crate::Block;
+
+    /// The key schedule of one DES key (FreeSec's `des_setkey`).
+    #[derive(Clone)]
+    pub struct Key(soft::Ks);
+
+    impl Key {
+        /// The round keys of the 8-byte DES key `key` (parity bits ignored).
+        pub fn new(key: &[u8; 8]) -> Self {
+            Key(soft::key_schedule(u64::from_be_bytes(*key)))
+        }
+
+        /// `count` chained DES passes over `block` with the 24-bit `salt` of `crypt(3)`
+        /// (bit `k` swaps E outputs `k` and `k + 24`; 0 is plain DES), forwards or
+        /// backwards (FreeSec's `do_des`). Runs the portable table code.
+        pub fn crypt(&self, block: [u8; 8], salt: u32, count: u32, decrypt: bool) -> [u8; 8] {
+            let x = u64::from_le_bytes(block);
+            soft::crypt_salted(&self.0, salt & 0xFF_FFFF, count, decrypt, x).to_le_bytes()
+        }
+    }
+
+    impl Drop for Key {
+        #[inline]
+        fn drop(&mut self) {
+            #[cfg(feature = "zeroize")]
+            {
+                use cipher::zeroize::Zeroize;
+                self.0.zeroize();
+            }
+        }
+    }
+
+    /// The E table with the `crypt(3)` salt applied: entries `k` and `k + 24` swapped for
+    /// every set bit `k` of the 24-bit `salt`.
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn salted_e(salt: u32) -> [super::bitslice::Ix32; 48] {
+        let mut e = super::bitslice::E_IX;
+        for k in 0..24 {
+            if (salt >> k) & 1 == 1 {
+                e.swap(k, k + 24);
+            }
+        }
+        e
+    }
+
+    /// Keys per batch of backend `name` (0: no bitsliced batch, e.g. `soft`, or not
+    /// available on this CPU).
+    pub fn lanes(name: &str) -> usize {
+        match by_name(name) {
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx2(_)) => 256,
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512(_)) => 512,
+            _ => 0,
+        }
+    }
+
+    /// `count` salted DES encryptions of the all-zero block under each of `keys` (at most
+    /// [`lanes`]`(name)` of them) on backend `name`'s bitsliced batch: `out[i]` is the
+    /// result of `keys[i]`. Constant time (bitwise operations only).
+    ///
+    /// # Panics
+    /// If `name` has no batch on this CPU, `keys` is longer than a batch, or `out` and
+    /// `keys` differ in length.
+    pub fn crypt_batch(name: &str, keys: &[[u8; 8]], salt: u32, count: u32, out: &mut [[u8; 8]]) {
+        let n = lanes(name);
+        assert!(
+            n != 0 && keys.len() <= n && out.len() == keys.len(),
+            "des: no crypt batch of {} keys on backend `{name}`",
+            keys.len()
+        );
+        #[cfg(target_arch = "x86_64")]
+        let e = salted_e(salt & 0xFF_FFFF);
+        let mut k = [Block::default(); 512];
+        for (b, key) in k.iter_mut().zip(keys) {
+            *b = (*key).into();
+        }
+        let mut o = [Block::default(); 512];
+        match by_name(name) {
+            // SAFETY: the token in `Avx2` proves the CPU has AVX2 (`crypt_batch`'s features).
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx2(_)) => unsafe {
+                super::avx2::crypt_batch(&k[..256], &mut o[..256], &e, count)
+            },
+            // SAFETY: the token in `Avx512` proves AVX-512F and AVX-512VL.
+            #[cfg(target_arch = "x86_64")]
+            Some(Backend::Avx512(_)) => unsafe {
+                super::avx512::crypt_batch(&k, &mut o, &e, count)
+            },
+            _ => unreachable!("checked by `lanes`"),
+        }
+        for (d, s) in out.iter_mut().zip(&o) {
+            *d = (*s).into();
+        }
+        #[cfg(feature = "zeroize")]
+        {
+            use cipher::zeroize::Zeroize;
+            for b in k.iter_mut() {
+                b.as_mut_slice().zeroize();
+            }
+        }
+    }
+}
+
 /// The in-process test every backend file runs: `name` against `soft` (for `soft` itself,
 /// against RustCrypto's `des`) through `testkit::harness::block` for DES and every
 /// Triple-DES flavor.

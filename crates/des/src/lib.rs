@@ -81,6 +81,8 @@ mod weak_key;
 
 #[doc(hidden)]
 pub use backends::__backends;
+#[doc(hidden)]
+pub use backends::__crypt;
 
 pub use weak_key::{WeakKeyError, weak_key_test};
 

@@ -162,6 +162,14 @@ fn run<const P: usize>(
     tail.get_out().copy_from_slice(&res[..rem]);
 }
 
+/// `des-crypt`'s batch: `count` salted DES encryptions of the zero block under 256
+/// keys, one per lane (see `bitslice::crypt_batch`). Out of line, as the ECB batches.
+#[inline(never)]
+#[target_feature(enable = "avx2")]
+pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], e: &[bitslice::Ix32; 48], count: u32) {
+    bitslice::crypt_batch::<Y>(keys, out, e, count);
+}
+
 /// The backend handed to `cipher`'s closures; only [`encrypt`] and [`decrypt`] make one,
 /// inside code compiled for (and only run with) AVX2.
 struct Backend<'a, const P: usize> {

@@ -209,6 +209,14 @@ fn run<const P: usize>(
     tail.get_out().copy_from_slice(&res[..rem]);
 }
 
+/// `des-crypt`'s batch: `count` salted DES encryptions of the zero block under 512
+/// keys, one per lane (see `bitslice::crypt_batch`). Out of line, as the ECB batches.
+#[inline(never)]
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], e: &[bitslice::Ix32; 48], count: u32) {
+    bitslice::crypt_batch::<Z>(keys, out, e, count);
+}
+
 /// The backend handed to `cipher`'s closures; only [`encrypt`] and [`decrypt`] make one,
 /// inside code compiled for (and only run with) AVX-512F and AVX-512VL.
 struct Backend<'a, const P: usize> {

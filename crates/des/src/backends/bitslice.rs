@@ -110,6 +110,32 @@ const PLANE: [u8; 64] = {
     t
 };
 
+/// An index below 32 (a plane of one half): indexing a `[V; 32]` with it needs no bounds
+/// check, and loading it from a run-time table is one `movzx` (a `u8` masked with `& 31`
+/// gets SLP-vectorised into two-uop `vpextrb`s on the ports the gates need).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+#[rustfmt::skip]
+pub(crate) enum Ix32 { I0, I1, I2, I3, I4, I5, I6, I7, I8, I9, I10, I11, I12, I13, I14, I15, I16, I17, I18, I19, I20, I21, I22, I23, I24, I25, I26, I27, I28, I29, I30, I31 }
+
+impl Ix32 {
+    /// Every value, in order: `ALL[i] as usize == i`.
+    #[rustfmt::skip]
+    pub(crate) const ALL: [Ix32; 32] = [Ix32::I0, Ix32::I1, Ix32::I2, Ix32::I3, Ix32::I4, Ix32::I5, Ix32::I6, Ix32::I7, Ix32::I8, Ix32::I9, Ix32::I10, Ix32::I11, Ix32::I12, Ix32::I13, Ix32::I14, Ix32::I15, Ix32::I16, Ix32::I17, Ix32::I18, Ix32::I19, Ix32::I20, Ix32::I21, Ix32::I22, Ix32::I23, Ix32::I24, Ix32::I25, Ix32::I26, Ix32::I27, Ix32::I28, Ix32::I29, Ix32::I30, Ix32::I31];
+}
+
+/// An index below 64 (a key-bit plane), as [`Ix32`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+#[rustfmt::skip]
+pub(crate) enum Ix64 { I0, I1, I2, I3, I4, I5, I6, I7, I8, I9, I10, I11, I12, I13, I14, I15, I16, I17, I18, I19, I20, I21, I22, I23, I24, I25, I26, I27, I28, I29, I30, I31, I32, I33, I34, I35, I36, I37, I38, I39, I40, I41, I42, I43, I44, I45, I46, I47, I48, I49, I50, I51, I52, I53, I54, I55, I56, I57, I58, I59, I60, I61, I62, I63 }
+
+impl Ix64 {
+    /// Every value, in order: `ALL[i] as usize == i`.
+    #[rustfmt::skip]
+    pub(crate) const ALL: [Ix64; 64] = [Ix64::I0, Ix64::I1, Ix64::I2, Ix64::I3, Ix64::I4, Ix64::I5, Ix64::I6, Ix64::I7, Ix64::I8, Ix64::I9, Ix64::I10, Ix64::I11, Ix64::I12, Ix64::I13, Ix64::I14, Ix64::I15, Ix64::I16, Ix64::I17, Ix64::I18, Ix64::I19, Ix64::I20, Ix64::I21, Ix64::I22, Ix64::I23, Ix64::I24, Ix64::I25, Ix64::I26, Ix64::I27, Ix64::I28, Ix64::I29, Ix64::I30, Ix64::I31, Ix64::I32, Ix64::I33, Ix64::I34, Ix64::I35, Ix64::I36, Ix64::I37, Ix64::I38, Ix64::I39, Ix64::I40, Ix64::I41, Ix64::I42, Ix64::I43, Ix64::I44, Ix64::I45, Ix64::I46, Ix64::I47, Ix64::I48, Ix64::I49, Ix64::I50, Ix64::I51, Ix64::I52, Ix64::I53, Ix64::I54, Ix64::I55, Ix64::I56, Ix64::I57, Ix64::I58, Ix64::I59, Ix64::I60, Ix64::I61, Ix64::I62, Ix64::I63];
+}
+
 /// The standard E expansion: S-box `i`'s input `j` (`j = 0` is `b1`) is bit `E[6i + j]`
 /// of `R` (0-based from the MSB). `des-crypt` swaps entries `k` and `k + 24` per salt bit.
 pub(crate) const E: [u8; 48] = {
@@ -122,6 +148,17 @@ pub(crate) const E: [u8; 48] = {
             j += 1;
         }
         i += 1;
+    }
+    t
+};
+
+/// [`E`] as [`Ix32`]s.
+pub(crate) const E_IX: [Ix32; 48] = {
+    let mut t = [Ix32::I0; 48];
+    let mut k = 0;
+    while k < 48 {
+        t[k] = Ix32::ALL[E[k] as usize];
+        k += 1;
     }
     t
 };
@@ -156,14 +193,16 @@ pub(crate) fn masks(ks: &Ks, dec: bool, out: &mut [Masks]) {
     }
 }
 
-/// One round: `l ^= f(r, k)`.
+/// One round: `l ^= f(r, k)`, where `k(j)` is the round-key plane of S-box input `j`
+/// (`6i + j'`, `j' = 0` is `b1`): a splat mask when every lane has the same key
+/// ([`des_core`]), a key-bit plane when each lane has its own ([`crypt_batch`]).
 #[inline(always)]
-fn round<V: Gates>(l: &mut [V], r: &[V], k: &Masks, e: &[u8; 48]) {
+fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: &[Ix32; 48]) {
+    let r: &[V; 32] = r.try_into().expect("a half is 32 planes");
     macro_rules! sbox {
         ($i:literal, $f3:path, $f2:path) => {{
-            let x: [V; 6] = core::array::from_fn(|j| {
-                V::xor(r[e[6 * $i + j] as usize], V::splat(k[6 * $i + j]))
-            });
+            let x: [V; 6] =
+                core::array::from_fn(|j| V::xor(r[e[6 * $i + j] as usize], k(6 * $i + j)));
             let s = if V::TERNLOG { $f3(&x) } else { $f2(&x) };
             for m in 0..4 {
                 let j = PINV[4 * $i + m] as usize;
@@ -186,7 +225,7 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: &Masks, e: &[u8; 48]) {
 /// pass and IP of the next cancel). Ends with the `L16` of the last pass in the half
 /// that held `L0` when `passes` is odd.
 #[inline(always)]
-pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[u8; 48]) {
+pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[Ix32; 48]) {
     let keys = masks.len() / 16;
     let (a, b) = st.split_at_mut(32);
     for p in 0..passes {
@@ -197,8 +236,8 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
             (&mut *b, &mut *a)
         };
         for t in 0..8 {
-            round(l, r, &m[2 * t], e);
-            round(r, l, &m[2 * t + 1], e);
+            round(l, r, |j| V::splat(m[2 * t][j]), e);
+            round(r, l, |j| V::splat(m[2 * t + 1][j]), e);
         }
     }
 }
@@ -212,10 +251,83 @@ pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks],
     let mut x: [V; 64] = core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]));
     transpose(&mut x);
     let mut st: [V; 64] = core::array::from_fn(|k| x[PLANE[k] as usize]);
-    des_core(&mut st, masks, passes, &E);
+    des_core(&mut st, masks, passes, &E_IX);
     // The pre-output is R16‖L16: the halves trade places, and FP undoes IP.
     for k in 0..64 {
         x[PLANE[k] as usize] = st[(k + 32) % 64];
+    }
+    transpose(&mut x);
+    for (j, v) in x.into_iter().enumerate() {
+        v.store(&mut out[w * j..w * j + w]);
+    }
+}
+
+/// `KEY_PLANE[r][j]`: the plane (bit of the key loaded as a little-endian `u64`) that
+/// round `r`'s key bit for S-box input `j` (`6i + j'`, `j' = 0` is `b1`) comes from: PC-1,
+/// the rotations and PC-2 as one renaming, so per-lane keys need no key schedule.
+pub(crate) static KEY_PLANE: [[Ix64; 48]; 16] = {
+    let mut t = [[Ix64::I0; 48]; 16];
+    // Big-endian key bit `n` (0 = LSB) through PC-1 to bit `q` of `C‖D` (0 = MSB of 56).
+    let mut n = 0;
+    while n < 64 {
+        let cd = super::soft::pc1(1u64 << n) >> 8;
+        if cd != 0 {
+            let q = 55 - cd.trailing_zeros();
+            // Plane of big-endian bit `n`: byte `7 - n/8` of the block, bit `n % 8`.
+            let plane = Ix64::ALL[(8 * (7 - n / 8) + n % 8) as usize];
+            let mut r = 0;
+            let mut shift = 0;
+            while r < 16 {
+                shift += super::soft::SHIFTS[r];
+                // Position of bit `q` after `shift` left rotations of its 28-bit half.
+                let (half, pos) = (q / 28, q % 28);
+                let rot = (pos + 28 - shift % 28) % 28 + 28 * half;
+                let mut j = 0;
+                while j < 48 {
+                    if super::soft::PC2[j] as u32 == rot + 1 {
+                        t[r][j] = plane;
+                    }
+                    j += 1;
+                }
+                r += 1;
+            }
+        }
+        n += 1;
+    }
+    t
+};
+
+/// `count` DES encryptions of the all-zero block with salted E table `e` under `64 ·
+/// LANES` keys at once, one per lane (`keys[i]` as loaded from its bytes, the layout of
+/// [`batch`]); the results to `out` in the same layout. The key-bit planes are transposed
+/// once; each round's key is a renaming of them ([`KEY_PLANE`]); the 25 (or `count`)
+/// passes never leave the bitsliced domain.
+#[inline(always)]
+pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[Ix32; 48], count: u32) {
+    let w = V::LANES;
+    debug_assert!(keys.len() == 64 * w && out.len() == 64 * w);
+    let mut kp: [V; 64] = core::array::from_fn(|j| V::load(&keys[w * j..w * j + w]));
+    transpose(&mut kp);
+    let mut st: [V; 64] = [V::zero(); 64];
+    let (a, b) = st.split_at_mut(32);
+    for p in 0..count {
+        let (l, r): (&mut [V], &mut [V]) = if p % 2 == 0 {
+            (&mut *a, &mut *b)
+        } else {
+            (&mut *b, &mut *a)
+        };
+        for t in 0..8 {
+            let k0 = &KEY_PLANE[2 * t];
+            let k1 = &KEY_PLANE[2 * t + 1];
+            round(l, r, |j| kp[k0[j] as usize], e);
+            round(r, l, |j| kp[k1[j] as usize], e);
+        }
+    }
+    // The pre-output is R16‖L16 of the last pass: the half that was `r` comes first.
+    let off = if count % 2 == 1 { 32 } else { 0 };
+    let mut x = [V::zero(); 64];
+    for k in 0..64 {
+        x[PLANE[k] as usize] = st[(k + off) % 64];
     }
     transpose(&mut x);
     for (j, v) in x.into_iter().enumerate() {
@@ -314,6 +426,43 @@ mod tests {
                     let [y] = soft::crypt_n(&ks, &[passes[0]], [x]);
                     assert_eq!(u64::from_le_bytes((*o).into()), y);
                 }
+            }
+        }
+    }
+
+    /// [`KEY_PLANE`] against the table key schedule: the renaming gives the same masks.
+    #[test]
+    fn key_planes_match_key_schedule() {
+        let mut rng = testkit::Rng::new(11);
+        for _ in 0..16 {
+            let kb: [u8; 8] = rng.bytes(8).try_into().unwrap();
+            let ks = soft::key_schedule(u64::from_be_bytes(kb));
+            let mut m = [[0u32; 48]; 16];
+            masks(&ks, false, &mut m);
+            let le = u64::from_le_bytes(kb);
+            for r in 0..16 {
+                for j in 0..48 {
+                    let bit = (le >> KEY_PLANE[r][j] as u8) & 1;
+                    assert_eq!(m[r][j], (bit as u32).wrapping_neg(), "round {r} bit {j}");
+                }
+            }
+        }
+    }
+
+    /// [`crypt_batch`] with salt 0 and 1..=3 passes against `soft` DES of the zero block.
+    #[test]
+    fn crypt_batch_matches_soft() {
+        let mut rng = testkit::Rng::new(12);
+        let keys: Vec<Block> = (0..64)
+            .map(|_| Block::try_from(&rng.bytes(8)[..]).unwrap())
+            .collect();
+        for count in 1..=3u32 {
+            let mut out = vec![Block::default(); 64];
+            crypt_batch::<W<true>>(&keys, &mut out, &E_IX, count);
+            for (k, o) in keys.iter().zip(&out) {
+                let ks = [soft::key_schedule(u64::from_be_bytes((*k).into()))];
+                let want = soft::crypt_salted(&ks[0], 0, count, false, 0);
+                assert_eq!(u64::from_le_bytes((*o).into()), want, "count {count}");
             }
         }
     }

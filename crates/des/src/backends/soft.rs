@@ -92,13 +92,13 @@ pub(crate) const P: [u8; 32] = [
 ];
 
 /// FIPS 46-3 PC-2: round-key bit `j + 1` is bit `PC2[j]` of `C‖D` (1..=56 from the MSB).
-const PC2: [u8; 48] = [
+pub(crate) const PC2: [u8; 48] = [
     14, 17, 11, 24, 1, 5, 3, 28, 15, 6, 21, 10, 23, 19, 12, 4, 26, 8, 16, 7, 27, 20, 13, 2, 41, 52,
     31, 37, 47, 55, 30, 40, 51, 45, 33, 48, 44, 49, 39, 56, 34, 53, 46, 42, 50, 36, 29, 32,
 ];
 
 /// Left rotations of `C` and `D` before each round.
-const SHIFTS: [u32; 16] = [1, 1, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1];
+pub(crate) const SHIFTS: [u32; 16] = [1, 1, 2, 2, 2, 2, 2, 2, 1, 2, 2, 2, 2, 2, 2, 1];
 
 /// Rotation of the state words: bit `b` (1..=32 from the MSB) of a half sits at bit
 /// `(37 - b) mod 32` of the word the rounds work on.
@@ -183,7 +183,7 @@ const fn delta_swap(a: u64, delta: u32, mask: u64) -> u64 {
 
 /// PC-1 by shift-XOR swaps (RustCrypto des 0.9.0's sequence): `C‖D` in the top 56 bits.
 #[inline(always)]
-fn pc1(mut key: u64) -> u64 {
+pub(crate) const fn pc1(mut key: u64) -> u64 {
     key = delta_swap(key, 2, 0x3333000033330000);
     key = delta_swap(key, 4, 0x0f0f0f0f00000000);
     key = delta_swap(key, 8, 0x009a000a00a200a8);
@@ -274,8 +274,12 @@ static SP8: [[u64; 2]; 64] = {
 /// `r ^ (k1 << 4)` — two independent XORs, no rotation on the critical path.
 #[inline(always)]
 fn f(r: u64, k0: u32, k1: u32) -> u64 {
-    let t = r ^ u64::from(k0);
-    let u = r ^ (u64::from(k1) << 4);
+    sp_lookup(r ^ u64::from(k0), r ^ (u64::from(k1) << 4))
+}
+
+/// The eight look-ups of [`f`] on the keyed words `t = r ^ k0`, `u = r ^ (k1 << 4)`.
+#[inline(always)]
+fn sp_lookup(t: u64, u: u64) -> u64 {
     let sp = &SP2;
     let s = [
         sp[0][(t & 63) as usize],
@@ -321,6 +325,111 @@ fn pass_dir<const N: usize, const DEC: bool>(ks: &Ks, l: &mut [u64; N], r: &mut 
             r[n] ^= f(l[n], ks[2 * b], ks[2 * b + 1]);
         }
     }
+}
+
+/// The salt masks of `crypt(3)` in the layout of [`f`]'s keyed words: bit `k` of the
+/// 24-bit `salt` swaps E outputs `k` and `k + 24` (S-box `i = k/6` input `k mod 6` with
+/// the same input of S-box `i + 4`). Partners sit 16 bits apart in the same word (`t` for
+/// odd-numbered S-boxes, `u` for even-numbered ones); the masks mark the lower one.
+#[inline]
+pub(crate) fn salt_masks(salt: u32) -> (u64, u64) {
+    let (mut mt, mut mu) = (0u64, 0u64);
+    for k in 0..24 {
+        if (salt >> k) & 1 == 1 {
+            let (i, j) = (k / 6, (k % 6) as u32);
+            let off = if i % 2 == 1 { 4 } else { 0 };
+            let lo = FIELD[i].min(FIELD[i + 4]) + off + (5 - j);
+            if i % 2 == 0 {
+                mt |= 1 << lo;
+            } else {
+                mu |= 1 << lo;
+            }
+        }
+    }
+    (mt, mu)
+}
+
+/// `f` with the salt swap of `crypt(3)`: the partner fields of the expanded `R` exchange
+/// the bits in `mt`/`mu` (see [`salt_masks`]), then the round key is XORed in (FreeSec's
+/// order: salt before key). The swap is linear, so it is applied to the keyed words as
+/// the fields are extracted: `x = (R ^ R >> 16) & m` does not wait for the key, and each
+/// field is `(keyed or keyed >> 16) ^ x`. `TRAD`: a 12-bit salt, which only touches
+/// S-boxes 1, 2, 5, 6 — the other four read the keyed words directly.
+#[inline(always)]
+fn f_salted<const TRAD: bool>(r: u64, k0: u32, k1: u32, mt: u64, mu: u64) -> (u64, u64) {
+    let d = r ^ (r >> 16);
+    let (xt, xu) = (d & mt, d & mu);
+    let ka = r ^ u64::from(k0);
+    let kb = r ^ (u64::from(k1) << 4);
+    let (a, b) = (ka ^ xt, (ka >> 16) ^ xt);
+    let (c, e) = (kb ^ xu, (kb >> 16) ^ xu);
+    let sp = &SP2;
+    // Fields of `f`'s `t` (S-boxes 1, 3, 5, 7) and `u` (2, 4, 6, 8) after the swap.
+    let s1 = sp[0][(a & 63) as usize];
+    let s5 = sp[4][(b & 63) as usize];
+    let s2 = sp[1][((e >> 12) & 63) as usize];
+    let s6 = sp[5][((c >> 12) & 63) as usize];
+    let (s3, s7, s4, s8) = if TRAD {
+        (
+            sp[2][((ka >> 24) & 63) as usize],
+            sp[6][((ka >> 8) & 63) as usize],
+            sp[3][((kb >> 20) & 63) as usize],
+            SP8[((kb >> 4) & 63) as usize][0],
+        )
+    } else {
+        (
+            sp[2][((b >> 8) & 63) as usize],
+            sp[6][((a >> 8) & 63) as usize],
+            sp[3][((e >> 4) & 63) as usize],
+            SP8[((c >> 4) & 63) as usize][0],
+        )
+    };
+    // Disjoint bits, so `|`, `+` and `^` agree; mixing them keeps LLVM's tree (see `f`).
+    // Returned in two halves: with a 12-bit salt the first is ready earlier (no swap).
+    ((s3 | s7) + (s4 | s8), (s1 | s5) + (s2 | s6))
+}
+
+/// One salted DES pass over one block (`crypt(3)`'s modified DES), keys forwards or
+/// backwards.
+#[inline(always)]
+fn pass_salted<const DEC: bool, const TRAD: bool>(
+    ks: &Ks,
+    mt: u64,
+    mu: u64,
+    l: &mut u64,
+    r: &mut u64,
+) {
+    for i in 0..8 {
+        let (a, b) = if DEC {
+            (15 - 2 * i, 14 - 2 * i)
+        } else {
+            (2 * i, 2 * i + 1)
+        };
+        // `(l ^ early) ^ late`: the XOR with the early half overlaps the late look-ups.
+        let (e, x) = f_salted::<TRAD>(*r, ks[2 * a], ks[2 * a + 1], mt, mu);
+        *l = (*l ^ e) ^ x;
+        let (e, x) = f_salted::<TRAD>(*l, ks[2 * b], ks[2 * b + 1], mt, mu);
+        *r = (*r ^ e) ^ x;
+    }
+}
+
+/// `count` chained DES passes with the `crypt(3)` salt (24 bits; 0 is plain DES) over
+/// the block `x` (little-endian), forwards or backwards: FreeSec's `do_des`.
+#[inline]
+pub(crate) fn crypt_salted(ks: &Ks, salt: u32, count: u32, dec: bool, x: u64) -> u64 {
+    let (mut l, mut r) = ip_t(x);
+    let (mt, mu) = salt_masks(salt);
+    let trad = salt < 1 << 12;
+    for _ in 0..count {
+        match (dec, trad) {
+            (false, true) => pass_salted::<false, true>(ks, mt, mu, &mut l, &mut r),
+            (false, false) => pass_salted::<false, false>(ks, mt, mu, &mut l, &mut r),
+            (true, true) => pass_salted::<true, true>(ks, mt, mu, &mut l, &mut r),
+            (true, false) => pass_salted::<true, false>(ks, mt, mu, &mut l, &mut r),
+        }
+        core::mem::swap(&mut l, &mut r);
+    }
+    fp_t(l, r)
 }
 
 /// Doubles a 32-bit half: `R'‖R'`.

@@ -1,0 +1,554 @@
+//! The Unix DES `crypt(3)` family in Rust: a successor to FreeSec's libcrypt.
+//!
+//! - [`crypt`]: traditional DES crypt (`SShhhhhhhhhhh`: 2 salt characters, 25
+//!   iterations, the key truncated to 8 bytes, each byte shifted left one bit) and BSDi
+//!   extended crypt (`_CCCCSSSShhhhhhhhhhh`: 24-bit iteration count, 24-bit salt, keys
+//!   longer than 8 bytes folded in by encrypting the key with itself and XORing the next
+//!   8 bytes in);
+//! - [`verify`]: recomputes and compares in constant time over the hash string;
+//! - [`crypt_many`]: many hashes at once, on the bitsliced AVX-512/AVX2 DES of the `des`
+//!   crate (one key per bit lane, the salt as a swap of E-expansion outputs);
+//!   [`crypt_keys`]: many keys under one setting, without an allocation per hash;
+//! - the legacy interfaces: [`Encrypt`] (`setkey`/`encrypt`, the 64-element bit arrays)
+//!   and [`DesCipher`] (`des_setkey`/`des_cipher`).
+//!
+//! ```
+//! assert_eq!(des_crypt::crypt(b"test", "ab").unwrap(), "abgOeLfPimXQo");
+//! assert_eq!(des_crypt::crypt(b"test", "_J9..abcd").unwrap(), "_J9..abcdx/cgK8gMibw");
+//! assert!(des_crypt::verify(b"test", "abgOeLfPimXQo"));
+//! ```
+//!
+//! # ⚠️ Security
+//!
+//! DES crypt is broken: 56-bit keys, 12 bits of salt, 8 significant characters; this
+//! crate exists to read old password files and to test password crackers' speed. The
+//! single-hash path ([`crypt`], [`verify`], [`DesCipher`]) uses table look-ups whose
+//! addresses depend on the key (not constant time); [`crypt_many`]'s bitsliced batches
+//! are constant time. [`verify`] compares the result in constant time.
+//!
+//! # Keys
+//!
+//! Keys are byte strings as C sees them: the key ends at its first NUL byte (as it
+//! would in `crypt(3)`), high-bit bytes are fine (the shift drops their top bit, as C
+//! does).
+//!
+//! # Settings and errors
+//!
+//! | setting | ours | libxcrypt 4.4 `crypt()` (checked by `tests/libxcrypt.rs`) |
+//! |---|---|---|
+//! | `ab`, `abgOeLfPimXQo` (2..=13 characters of `./0-9A-Za-z`) | traditional hash | same hash |
+//! | `_J9..abcd`, `_J9..abcdx/cgK8gMibw` (9..=20 characters) | BSDi hash | same hash |
+//! | `_....abcd` (count 0) | 1 iteration, as libxcrypt | 1 iteration (FreeSec returned NULL) |
+//! | empty, `a`, `_J9.` | [`Error::TooShort`] | `"*0"`, `errno = EINVAL` |
+//! | `a!`, `!a`, `_J9..ab!d`, non-ASCII | [`Error::InvalidChar`] | `"*0"`, `EINVAL` |
+//! | `*0`, `*1` (failure tokens) | [`Error::InvalidChar`] | `"*1"` for a setting starting `*0`, else `"*0"`; `EINVAL` |
+//! | more than 13 (traditional) / 20 (BSDi) characters | [`Error::TooLong`] | hashes the first 2 / 9 (trailing characters ignored if printable ASCII other than `!*:;\`) |
+//! | `ab-` (non-alphabet character after the salt) | [`Error::InvalidChar`] | hash, trailing characters ignored |
+//! | `$1$…`, `$2b$…`, `$5$…`, `$6$…`, `$y$…` | [`Error::NotDesCrypt`] | hashes with that method if compiled in, else `"*0"`/`EINVAL` |
+//!
+//! glibc before libxcrypt returned NULL (and set `EINVAL`) for an invalid salt;
+//! libxcrypt returns a failure token that never verifies. Ours returns `Err`, never
+//! panics, and never a string a failure token could equal.
+//!
+//! # Backends
+//!
+//! [`crypt_many`] groups its inputs by (salt, count) and runs each group through the
+//! widest batch this CPU has; groups smaller than [`BATCH_MIN`] and other CPUs use the
+//! portable code. Forced with `--cfg des_crypt_backend="…"` (panics if the CPU lacks it).
+//! The DES code itself lives in the `des` crate (its hidden `__crypt` module).
+//!
+//! | backend | cfg value | CPU | hashes per batch |
+//! |---|---|---|---|
+//! | `avx512` | `des_crypt_backend="avx512"` | x86-64 with AVX-512F and AVX-512VL | 512 |
+//! | `avx2` | `des_crypt_backend="avx2"` | x86-64 with AVX2 | 256 |
+//! | `soft` | `des_crypt_backend="soft"` | everything | 1 (table DES with the salt swap) |
+
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod backends;
+mod legacy;
+
+use alloc::{string::String, vec, vec::Vec};
+use core::fmt;
+
+pub use backends::__backends;
+pub use legacy::{DesCipher, Encrypt};
+
+/// The crypt alphabet: value `v` is `ALPHABET[v]`.
+pub const ALPHABET: &[u8; 64] = b"./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/// Fewest hashes sharing a salt (and count) that [`crypt_many`] and [`crypt_keys`] hand
+/// to a bitsliced batch; smaller groups take the single-hash path. About the break-even
+/// measured here: a whole batch costs as much as ~15 (AVX-512, 512 lanes) to ~19 (AVX2,
+/// 256 lanes) single hashes, however few of its lanes are used.
+pub const BATCH_MIN: usize = 16;
+
+/// Why a setting (or a legacy call) was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Error {
+    /// The setting names another method (`$1$`, `$2b$`, `$5$`, `$6$`, `$y$`, …): it is not
+    /// DES crypt.
+    NotDesCrypt,
+    /// Shorter than the format needs: 2 characters (traditional) or 9 (`_` + count + salt).
+    TooShort {
+        /// The setting's length in bytes.
+        len: usize,
+        /// The length the format needs at least.
+        min: usize,
+    },
+    /// Longer than a full hash of the format: 13 characters (traditional) or 20 (BSDi).
+    TooLong {
+        /// The setting's length in bytes.
+        len: usize,
+        /// The longest setting of the format.
+        max: usize,
+    },
+    /// A byte outside `./0-9A-Za-z` where the format needs one of those.
+    InvalidChar {
+        /// Its position in the setting.
+        pos: usize,
+        /// The byte.
+        byte: u8,
+    },
+    /// `des_cipher` with a count of 0 (FreeSec's `do_des` returns 1).
+    ZeroCount,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Error::NotDesCrypt => f.write_str(
+                "not DES crypt: the setting starts with `$` (a modular crypt format of another method)",
+            ),
+            Error::TooShort { len, min } => {
+                write!(f, "setting too short: {len} bytes, DES crypt needs at least {min}")
+            }
+            Error::TooLong { len, max } => {
+                write!(f, "setting too long: {len} bytes, a DES crypt hash has at most {max}")
+            }
+            Error::InvalidChar { pos, byte } => write!(
+                f,
+                "invalid character {:?} at position {pos}: DES crypt salts and hashes use ./0-9A-Za-z",
+                char::from(byte)
+            ),
+            Error::ZeroCount => f.write_str("des_cipher: count must not be 0"),
+        }
+    }
+}
+
+impl core::error::Error for Error {}
+
+/// The value of crypt alphabet character `c`.
+#[inline]
+fn value(c: u8) -> Option<u32> {
+    Some(match c {
+        b'.'..=b'9' => c - b'.',
+        b'A'..=b'Z' => c - b'A' + 12,
+        b'a'..=b'z' => c - b'a' + 38,
+        _ => return None,
+    } as u32)
+}
+
+/// A parsed setting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Setting {
+    /// 12-bit (traditional) or 24-bit (BSDi) salt.
+    salt: u32,
+    /// DES iterations (25 for traditional).
+    count: u32,
+    /// BSDi extended (`_` prefix): long keys are folded.
+    ext: bool,
+}
+
+impl Setting {
+    fn parse(s: &str) -> Result<Setting, Error> {
+        let b = s.as_bytes();
+        if b.first() == Some(&b'$') {
+            return Err(Error::NotDesCrypt);
+        }
+        let ext = b.first() == Some(&b'_');
+        let (min, max) = if ext { (9, 20) } else { (2, 13) };
+        let start = usize::from(ext);
+        // Report the first bad character before the length, as C would read it.
+        let mut v = [0u32; 8];
+        for (pos, &byte) in b.iter().enumerate().skip(start).take(max - start) {
+            let x = value(byte).ok_or(Error::InvalidChar { pos, byte })?;
+            if pos < min {
+                v[pos - start] = x;
+            }
+        }
+        if b.len() < min {
+            return Err(Error::TooShort { len: b.len(), min });
+        }
+        if b.len() > max {
+            return Err(Error::TooLong { len: b.len(), max });
+        }
+        Ok(if ext {
+            let count = v[0] | v[1] << 6 | v[2] << 12 | v[3] << 18;
+            Setting {
+                salt: v[4] | v[5] << 6 | v[6] << 12 | v[7] << 18,
+                // libxcrypt runs a count of 0 as 1 (FreeSec refused it).
+                count: count.max(1),
+                ext,
+            }
+        } else {
+            Setting {
+                salt: v[0] | v[1] << 6,
+                count: 25,
+                ext,
+            }
+        })
+    }
+}
+
+/// The first 8 bytes of the C string `key` (it ends at its first NUL) shifted left one
+/// bit, zero-padded; and whether the key goes on past them.
+#[inline]
+fn key_block(key: &[u8]) -> ([u8; 8], bool) {
+    let mut k = [0u8; 8];
+    for (d, &s) in k.iter_mut().zip(key) {
+        if s == 0 {
+            return (k, false);
+        }
+        *d = s << 1;
+    }
+    (k, key.len() > 8 && key[8] != 0)
+}
+
+/// The DES key of `key` for setting `st`: BSDi folds every further 8 bytes in (encrypt
+/// the key with itself, salt 0, one pass; XOR the next 8 shifted bytes).
+#[inline]
+fn des_key(key: &[u8], st: &Setting) -> [u8; 8] {
+    let (mut k, more) = key_block(key);
+    if st.ext && more {
+        let mut rest = &key[8..];
+        loop {
+            k = des::__crypt::Key::new(&k).crypt(k, 0, 1, false);
+            let (next, more) = key_block(rest);
+            for (d, s) in k.iter_mut().zip(next) {
+                *d ^= s;
+            }
+            if !more {
+                break;
+            }
+            rest = &rest[8..];
+        }
+    }
+    k
+}
+
+/// The hash text into `buf`: the setting's prefix (2 or 9 characters) and 11
+/// characters of `out`; returns the length.
+#[inline]
+fn encode_into(setting: &[u8], st: &Setting, out: [u8; 8], buf: &mut [u8; 20]) -> usize {
+    let pre = if st.ext { 9 } else { 2 };
+    buf[..pre].copy_from_slice(&setting[..pre]);
+    let v = u64::from_be_bytes(out);
+    for i in 0..10 {
+        buf[pre + i] = ALPHABET[((v >> (58 - 6 * i)) & 63) as usize];
+    }
+    buf[pre + 10] = ALPHABET[((v << 2) & 63) as usize];
+    pre + 11
+}
+
+/// The hash text as a `String`: the setting's prefix (checked: alphabet characters) and
+/// 11 alphabet characters, pushed as `char`s (no UTF-8 validation pass).
+fn encode(setting: &str, st: &Setting, out: [u8; 8]) -> String {
+    let pre = if st.ext { 9 } else { 2 };
+    let mut s = String::with_capacity(pre + 11);
+    s.push_str(&setting[..pre]);
+    let v = u64::from_be_bytes(out);
+    for i in 0..10 {
+        s.push(char::from(ALPHABET[((v >> (58 - 6 * i)) & 63) as usize]));
+    }
+    s.push(char::from(ALPHABET[((v << 2) & 63) as usize]));
+    s
+}
+
+/// A DES crypt hash held inline (13 or 20 ASCII characters): what [`crypt_keys`]
+/// returns, without an allocation per hash.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CryptHash {
+    buf: [u8; 20],
+    len: u8,
+}
+
+impl CryptHash {
+    /// The hash text.
+    pub fn as_str(&self) -> &str {
+        core::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl core::ops::Deref for CryptHash {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl PartialEq<str> for CryptHash {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for CryptHash {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl fmt::Display for CryptHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for CryptHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+/// `crypt(3)` for traditional DES (`setting` = 2 salt characters, or a whole 13-character
+/// hash) and BSDi extended DES (`_` + 4 count + 4 salt characters, or a whole
+/// 20-character hash). Errors: see the crate docs' table.
+///
+/// ```
+/// assert_eq!(des_crypt::crypt(b"test", "ab"), Ok("abgOeLfPimXQo".into()));
+/// assert_eq!(des_crypt::crypt(b"x", "$1$abc"), Err(des_crypt::Error::NotDesCrypt));
+/// ```
+pub fn crypt(key: &[u8], setting: &str) -> Result<String, Error> {
+    let st = Setting::parse(setting)?;
+    let k = des::__crypt::Key::new(&des_key(key, &st));
+    let out = k.crypt([0; 8], st.salt, st.count, false);
+    Ok(encode(setting, &st, out))
+}
+
+/// Whether `crypt(key, hash)` is `hash`; the comparison runs in constant time over the
+/// hash string (the hashing itself is not constant time, see the crate docs). A
+/// malformed `hash` never verifies.
+pub fn verify(key: &[u8], hash: &str) -> bool {
+    let full = if hash.starts_with('_') { 20 } else { 13 };
+    if hash.len() != full {
+        return false;
+    }
+    match crypt(key, hash) {
+        Ok(h) => {
+            let diff = h
+                .bytes()
+                .zip(hash.bytes())
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+            core::hint::black_box(diff) == 0 && h.len() == hash.len()
+        }
+        Err(_) => false,
+    }
+}
+
+/// Many hashes at once: `out[i] = crypt(keys[i].0, keys[i].1)`, grouped by (salt, count)
+/// and run through the bitsliced batches of the detected backend (see the crate docs).
+///
+/// ```
+/// let jobs = [(&b"test"[..], "ab"), (b"other", "ab"), (b"x", "a!")];
+/// let r = des_crypt::crypt_many(&jobs);
+/// assert_eq!(r[0].as_deref(), Ok("abgOeLfPimXQo"));
+/// assert!(r[2].is_err());
+/// ```
+pub fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(jobs: &[(K, S)]) -> Vec<Result<String, Error>> {
+    backends::crypt_many(backends::detect(), jobs)
+}
+
+/// Many keys under one setting (the password-cracking shape): `out[i] = crypt(keys[i],
+/// setting)`, the whole slice in bitsliced batches of the detected backend (when there
+/// are at least [`BATCH_MIN`] keys), without an allocation per hash.
+///
+/// ```
+/// let h = des_crypt::crypt_keys("ab", &["test", "other"]).unwrap();
+/// assert_eq!(h[0], "abgOeLfPimXQo");
+/// assert_eq!(h[1].as_str(), des_crypt::crypt(b"other", "ab").unwrap());
+/// ```
+pub fn crypt_keys<K: AsRef<[u8]>>(setting: &str, keys: &[K]) -> Result<Vec<CryptHash>, Error> {
+    backends::crypt_keys(backends::detect(), setting, keys)
+}
+
+/// [`crypt_keys`] with the batch function of a backend (`lanes == 0`: none).
+fn run_keys<K: AsRef<[u8]>>(
+    setting: &str,
+    keys: &[K],
+    lanes: usize,
+    mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
+) -> Result<Vec<CryptHash>, Error> {
+    let set = setting.as_bytes();
+    run_keys_with(
+        setting,
+        keys,
+        |k| k.as_ref(),
+        lanes,
+        &mut batch,
+        |_, st, out| {
+            let mut h = CryptHash {
+                buf: [0; 20],
+                len: 0,
+            };
+            h.len = encode_into(set, st, out, &mut h.buf) as u8;
+            h
+        },
+    )
+}
+
+/// Every key of `keys` under the one `setting`, in order, through `batch` in chunks of
+/// `lanes` (the single path when there is no batch or too few keys); `out` makes each
+/// result from the DES output.
+fn run_keys_with<J, T>(
+    setting: &str,
+    keys: &[J],
+    key: fn(&J) -> &[u8],
+    lanes: usize,
+    batch: &mut impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
+    mut out: impl FnMut(&str, &Setting, [u8; 8]) -> T,
+) -> Result<Vec<T>, Error> {
+    let st = Setting::parse(setting)?;
+    let mut res = Vec::with_capacity(keys.len());
+    if lanes == 0 || keys.len() < BATCH_MIN {
+        for k in keys {
+            let o = des::__crypt::Key::new(&des_key(key(k), &st))
+                .crypt([0; 8], st.salt, st.count, false);
+            res.push(out(setting, &st, o));
+        }
+        return Ok(res);
+    }
+    let mut kb = vec![[0u8; 8]; lanes];
+    let mut ob = vec![[0u8; 8]; lanes];
+    for part in keys.chunks(lanes) {
+        for (d, k) in kb.iter_mut().zip(part) {
+            *d = des_key(key(k), &st);
+        }
+        let n = part.len();
+        batch(&kb[..n], st.salt, st.count, &mut ob[..n]);
+        for &o in &ob[..n] {
+            res.push(out(setting, &st, o));
+        }
+    }
+    for k in kb.iter_mut() {
+        *k = core::hint::black_box([0; 8]);
+    }
+    Ok(res)
+}
+
+/// [`encode`] for a job whose setting parsed to `salt` and `count`.
+#[inline]
+fn encode_job(setting: &str, salt: u32, count: u32, out: [u8; 8]) -> String {
+    let ext = setting.starts_with('_');
+    encode(setting, &Setting { salt, count, ext }, out)
+}
+
+/// Shared by every backend: parse, fold the keys, group by (salt, count) (stable), and
+/// run each group through `batch` (at most `lanes` keys a call) when it has at least
+/// [`BATCH_MIN`] members, else through the single path.
+fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
+    jobs: &[(K, S)],
+    lanes: usize,
+    mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
+) -> Vec<Result<String, Error>> {
+    // The common shape, one setting for every job: no grouping, results in order.
+    if let Some((_, first)) = jobs.first() {
+        let first = first.as_ref();
+        if jobs.iter().all(|(_, s)| s.as_ref() == first) {
+            return run_keys_with(
+                first,
+                jobs,
+                |j| j.0.as_ref(),
+                lanes,
+                &mut batch,
+                |_, st, out| Ok(encode(first, st, out)),
+            )
+            .unwrap_or_else(|e| vec![Err(e); jobs.len()]);
+        }
+    }
+    let mut res: Vec<Result<String, Error>> = vec![Err(Error::NotDesCrypt); jobs.len()];
+    // (salt, count, index, key) of the well-formed jobs; `ext` is told by the setting.
+    let mut ok: Vec<(u32, u32, usize, [u8; 8])> = Vec::with_capacity(jobs.len());
+    // Jobs usually repeat a setting: parse each distinct run once.
+    let mut last: Option<(&str, Result<Setting, Error>)> = None;
+    for (i, (k, s)) in jobs.iter().enumerate() {
+        let s = s.as_ref();
+        let st = match last {
+            Some((ls, r)) if ls == s => r,
+            _ => {
+                let r = Setting::parse(s);
+                last = Some((s, r));
+                r
+            }
+        };
+        match st {
+            Ok(st) => ok.push((st.salt, st.count, i, des_key(k.as_ref(), &st))),
+            Err(e) => res[i] = Err(e),
+        }
+    }
+    if !ok.is_sorted_by_key(|&(salt, count, i, _)| (salt, count, i)) {
+        ok.sort_unstable_by_key(|&(salt, count, i, _)| (salt, count, i));
+    }
+    let mut keys = vec![[0u8; 8]; lanes.max(1)];
+    let mut outs = vec![[0u8; 8]; lanes.max(1)];
+    let mut at = 0;
+    while at < ok.len() {
+        let (salt, count) = (ok[at].0, ok[at].1);
+        let end = at + ok[at..].partition_point(|&(s, c, _, _)| (s, c) == (salt, count));
+        let group = &ok[at..end];
+        if lanes == 0 || group.len() < BATCH_MIN {
+            for &(_, _, i, k) in group {
+                let out = des::__crypt::Key::new(&k).crypt([0; 8], salt, count, false);
+                res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, out));
+            }
+        } else {
+            for part in group.chunks(lanes) {
+                for (d, &(_, _, _, k)) in keys.iter_mut().zip(part) {
+                    *d = k;
+                }
+                let n = part.len();
+                batch(&keys[..n], salt, count, &mut outs[..n]);
+                for (&(_, _, i, _), &out) in part.iter().zip(&outs[..n]) {
+                    res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, out));
+                }
+            }
+        }
+        at = end;
+    }
+    for k in keys.iter_mut() {
+        *k = core::hint::black_box([0; 8]);
+    }
+    res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_classes() {
+        assert_eq!(Setting::parse("$1$x"), Err(Error::NotDesCrypt));
+        assert_eq!(Setting::parse(""), Err(Error::TooShort { len: 0, min: 2 }));
+        assert_eq!(Setting::parse("a"), Err(Error::TooShort { len: 1, min: 2 }));
+        assert_eq!(
+            Setting::parse("a!"),
+            Err(Error::InvalidChar { pos: 1, byte: b'!' })
+        );
+        assert_eq!(
+            Setting::parse("abcdefghijklmn"),
+            Err(Error::TooLong { len: 14, max: 13 })
+        );
+        assert_eq!(
+            Setting::parse("_J9."),
+            Err(Error::TooShort { len: 4, min: 9 })
+        );
+        let s = Setting::parse("_J9..CCCC").unwrap();
+        assert_eq!((s.count, s.ext), (725, true));
+        assert_eq!(Setting::parse("_....CCCC").unwrap().count, 1);
+    }
+}
