@@ -65,9 +65,11 @@ impl<BS: ArraySize> BlockCipherEncClosure for ChainBlocks<'_, '_, '_, BS> {
         let Self { iv, blocks } = self;
         let mut c = iv.clone();
         for mut block in blocks {
-            xor(&mut c, block.get_in());
-            cipher.encrypt_block_inplace(&mut c);
-            block.get_out().clone_from(&c);
+            let mut t = block.clone_in();
+            xor(&mut t, &c);
+            cipher.encrypt_block_inplace(&mut t);
+            c.clone_from(&t);
+            *block.get_out() = t;
         }
         *iv = c;
     }
