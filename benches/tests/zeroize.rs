@@ -69,7 +69,15 @@ macro_rules! ciphers {
     )*};
 }
 
+/// Release builds only: unoptimised code assembles values in stack slots that held key
+/// material, and copies them with their padding, so padding bytes there can be both
+/// key-dependent and stable (seen: two bytes of `Camellia128`), which the filter above
+/// cannot tell from fields. `cargo xtask ci` runs the tests in release mode too.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "padding bytes are not distinguishable in debug builds"
+)]
 fn key_schedules_are_cleared_on_drop() {
     ciphers!(
         aes::Aes128,

@@ -32,6 +32,10 @@ pub const STEPS: &[(&str, &str)] = &[
         "cargo semver-checks against the RustCrypto releases",
     ),
     ("dropin", "published dependents patched with our crates"),
+    (
+        "ct",
+        "constant-time check: secrets marked undefined under valgrind memcheck",
+    ),
 ];
 
 /// The qemu CPU models of the ladder (`-cpu` argument, what it offers, the crates it
@@ -171,6 +175,7 @@ fn step(name: &str, ws: &Workspace) -> Result {
         }
         "semver" => semver(ws),
         "dropin" => dropin::run(ws),
+        "ct" => crate::ct::run(ws),
         _ => Err(format!("unknown step {name}")),
     }
 }

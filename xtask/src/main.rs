@@ -14,6 +14,7 @@
 mod ci;
 mod cpu;
 mod cross;
+mod ct;
 mod dropin;
 mod setup;
 mod tidy;
@@ -32,10 +33,10 @@ commands:
   ci [STEP...] [--skip STEP,...]
                              the CI gate: every step (or the STEPs named), in order,
                              fail fast, timed; steps: setup cpu fmt clippy tidy test
-                             forced ladder doc bench semver dropin
+                             forced ladder doc bench semver dropin ct
   setup                      install what ci needs and is missing (apt: qemu-user,
-                             pkg-config, libssl-dev, libcrypt-dev; rustfmt, clippy;
-                             cargo-semver-checks)
+                             pkg-config, libssl-dev, libcrypt-dev, valgrind; rustfmt,
+                             clippy; cargo-semver-checks)
   tidy                       policy checks over the source text (also a #[test])
   test [-p NAME]... [--backend NAME|all] [--release]
                              tests; with --backend, each crate's tests with that backend
@@ -49,6 +50,8 @@ commands:
                              not installed)
   dropin                     published crates (hmac, rc4, ...) patched with ours, on
                              known-answer vectors
+  ct                         constant-time check: each constant-time backend under
+                             valgrind memcheck with its secrets marked undefined
   help                       this text
 
 global options:
@@ -220,6 +223,10 @@ fn run(args: Vec<String>) -> Result {
         "dropin" => {
             args.finish()?;
             dropin::run(&load()?)
+        }
+        "ct" => {
+            args.finish()?;
+            ct::run(&load()?)
         }
         other => {
             print!("{HELP}");

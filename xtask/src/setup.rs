@@ -54,9 +54,13 @@ fn apt_packages() -> Result {
     if !libcrypt_dev_present() {
         missing.push("libcrypt-dev");
     }
+    if cfg!(target_arch = "x86_64") && which("valgrind").is_none() {
+        missing.push("valgrind");
+    }
     if missing.is_empty() {
         println!(
-            "setup: system packages present (qemu-x86_64, pkg-config, libssl-dev, libcrypt-dev)"
+            "setup: system packages present (qemu-x86_64, pkg-config, libssl-dev, libcrypt-dev, \
+             valgrind)"
         );
         return Ok(());
     }

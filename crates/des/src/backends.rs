@@ -144,7 +144,14 @@ impl<const K: usize> Keys<K> {
     pub(crate) fn new(backend: Backend, key: &[u8]) -> Self {
         let ks = core::array::from_fn(|i| {
             let k: [u8; 8] = key[8 * i..8 * i + 8].try_into().expect("8-byte DES keys");
-            soft::key_schedule(u64::from_be_bytes(k))
+            let k = u64::from_be_bytes(k);
+            // The table-driven schedule for `soft` (documented as not constant-time); the
+            // bitsliced backends are, key setup included.
+            match backend {
+                Backend::Soft => soft::key_schedule(k),
+                #[allow(unreachable_patterns)]
+                _ => soft::key_schedule_ct(k),
+            }
         });
         Self { ks, backend }
     }
