@@ -36,6 +36,10 @@ pub const STEPS: &[(&str, &str)] = &[
         "ct",
         "constant-time check: secrets marked undefined under valgrind memcheck",
     ),
+    (
+        "fuzz",
+        "a short pass of every fuzz target (cargo xtask fuzz --seconds 20)",
+    ),
 ];
 
 /// The qemu CPU models of the ladder (`-cpu` argument, what it offers, the crates it
@@ -158,7 +162,13 @@ fn step(name: &str, ws: &Workspace) -> Result {
             cpu::print_features();
             Ok(())
         }
-        "fmt" => Cmd::cargo().args(["fmt", "--all", "--check"]).run(),
+        "fmt" => {
+            Cmd::cargo().args(["fmt", "--all", "--check"]).run()?;
+            // The fuzz crate is its own workspace.
+            Cmd::cargo()
+                .args(["fmt", "--check", "--manifest-path", "fuzz/Cargo.toml"])
+                .run()
+        }
         "clippy" => clippy(ws),
         "tidy" => tidy::run(&ws.root),
         "test" => {
@@ -176,6 +186,7 @@ fn step(name: &str, ws: &Workspace) -> Result {
         "semver" => semver(ws),
         "dropin" => dropin::run(ws),
         "ct" => crate::ct::run(ws),
+        "fuzz" => crate::fuzz::run(crate::fuzz::CI_SECONDS, &[]),
         _ => Err(format!("unknown step {name}")),
     }
 }

@@ -16,6 +16,7 @@ mod cpu;
 mod cross;
 mod ct;
 mod dropin;
+mod fuzz;
 mod setup;
 mod tidy;
 mod util;
@@ -33,10 +34,10 @@ commands:
   ci [STEP...] [--skip STEP,...]
                              the CI gate: every step (or the STEPs named), in order,
                              fail fast, timed; steps: setup cpu fmt clippy tidy test
-                             forced ladder doc bench semver dropin ct
+                             forced ladder doc bench semver dropin ct fuzz
   setup                      install what ci needs and is missing (apt: qemu-user,
                              pkg-config, libssl-dev, libcrypt-dev, valgrind; rustfmt,
-                             clippy; cargo-semver-checks)
+                             clippy; cargo-semver-checks, cargo-fuzz, nightly)
   tidy                       policy checks over the source text (also a #[test])
   test [-p NAME]... [--backend NAME|all] [--release]
                              tests; with --backend, each crate's tests with that backend
@@ -52,6 +53,10 @@ commands:
                              known-answer vectors
   ct                         constant-time check: each constant-time backend under
                              valgrind memcheck with its secrets marked undefined
+  fuzz [--seconds N] [TARGET...]
+                             every cargo-fuzz target of fuzz/ (or the TARGETs) for N
+                             seconds (default 60) under ASan; fails on a crash or a
+                             mismatch with the RustCrypto release / libxcrypt
   help                       this text
 
 global options:
@@ -227,6 +232,17 @@ fn run(args: Vec<String>) -> Result {
         "ct" => {
             args.finish()?;
             ct::run(&load()?)
+        }
+        "fuzz" => {
+            let seconds = match args.value(&["--seconds"])? {
+                Some(v) => v
+                    .parse()
+                    .map_err(|_| format!("--seconds takes a number, not `{v}`"))?,
+                None => 60,
+            };
+            let targets = std::mem::take(&mut args.args);
+            args.finish()?;
+            fuzz::run(seconds, &targets)
         }
         other => {
             print!("{HELP}");

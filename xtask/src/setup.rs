@@ -6,7 +6,8 @@
 //!   `libcrypt.so`, which `des-crypt`'s CLI and its differential tests link), through
 //!   apt-get;
 //! - rustup components `rustfmt` and `clippy`;
-//! - `cargo-semver-checks` (`cargo install --locked`, ~16 minutes cold).
+//! - `cargo-semver-checks` (`cargo install --locked`, ~16 minutes cold);
+//! - the nightly toolchain (rustup, minimal profile) and `cargo-fuzz` for the fuzz step.
 
 use std::env;
 
@@ -15,7 +16,8 @@ use crate::util::{Cmd, Result, dry_run, is_root, which};
 pub fn run() -> Result {
     apt_packages()?;
     components()?;
-    semver_checks()
+    semver_checks()?;
+    fuzzing()
 }
 
 /// Whether `pkg-config` finds libxcrypt (`libcrypt-dev`: the `-lcrypt` of `des-crypt`).
@@ -149,4 +151,25 @@ fn semver_checks() -> Result {
     cmd.run().map_err(|e| {
         format!("setup: {e}\nrun yourself:\n    cargo install --locked cargo-semver-checks")
     })
+}
+
+/// The nightly toolchain (`cargo fuzz` builds with `-Zsanitizer=address`) and
+/// `cargo-fuzz`.
+fn fuzzing() -> Result {
+    let cargo = crate::util::cargo_program();
+    if crate::fuzz::nightly_present() {
+        println!("setup: nightly toolchain present");
+    } else {
+        let cmd =
+            Cmd::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]);
+        cmd.run()
+            .map_err(|e| format!("setup: {e}\nrun yourself:\n    {}", cmd.display()))?;
+    }
+    if crate::fuzz::cargo_fuzz_present() {
+        println!("setup: cargo-fuzz present");
+        return Ok(());
+    }
+    let cmd = Cmd::new(&cargo).args(["install", "--locked", "cargo-fuzz"]);
+    cmd.run()
+        .map_err(|e| format!("setup: {e}\nrun yourself:\n    cargo install --locked cargo-fuzz"))
 }

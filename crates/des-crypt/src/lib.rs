@@ -43,6 +43,7 @@
 //! | `a!`, `!a`, `_J9..ab!d`, non-ASCII | [`Error::InvalidChar`] | `"*0"`, `EINVAL` |
 //! | `*0`, `*1` (failure tokens) | [`Error::InvalidChar`] | `"*1"` for a setting starting `*0`, else `"*0"`; `EINVAL` |
 //! | more than 13 (traditional) / 20 (BSDi) characters | [`Error::TooLong`] | hashes the first 2 / 9 (trailing characters ignored if printable ASCII other than `!*:;\`) |
+//! | more than 13 characters (traditional) and a key of more than 8 bytes | [`Error::TooLong`] | libxcrypt's bigcrypt: the traditional hash, then 11 characters per further 8 key bytes (not implemented here) |
 //! | `ab-` (non-alphabet character after the salt) | [`Error::InvalidChar`] | hash, trailing characters ignored |
 //! | `$1$…`, `$2b$…`, `$5$…`, `$6$…`, `$y$…` | [`Error::NotDesCrypt`] | hashes with that method if compiled in, else `"*0"`/`EINVAL` |
 //!
