@@ -19,7 +19,7 @@ pub const STEPS: &[(&str, &str)] = &[
     ("fmt", "cargo fmt --check"),
     ("clippy", "clippy -D warnings, default and all features"),
     ("tidy", "policy checks"),
-    ("test", "tests, debug and release"),
+    ("test", "tests (release; the detected backends, doc tests)"),
     ("forced", "every forced backend of every crate"),
     (
         "ladder",
@@ -171,8 +171,11 @@ fn step(name: &str, ws: &Workspace) -> Result {
         }
         "clippy" => clippy(ws),
         "tidy" => tidy::run(&ws.root),
+        // Release only: the `forced` step runs every backend (the detected one too) with
+        // debug assertions and overflow checks, so a debug build here would add a whole
+        // build for no code path of its own. This build is also what `ladder` and
+        // `bench` reuse.
         "test" => {
-            test(ws, &[], false)?;
             test(ws, &[], true)?;
             openssl_differential(ws)
         }
@@ -357,7 +360,12 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
             cmd = cmd.args(["-p", spec]);
         }
         if release {
-            cmd = cmd.arg("--release");
+            // Optimised, but with the checks of a debug build: this is where every
+            // backend, the portable one included, meets overflow checks.
+            cmd = cmd
+                .arg("--release")
+                .env("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "true")
+                .env("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "true");
         }
         cmd.run()?;
         ran.extend(round.iter().map(|(spec, f)| format!("{spec} {f}")));
@@ -385,8 +393,16 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
     Ok(())
 }
 
-/// The library crates' tests with real run-time detection on weaker CPUs: qemu-x86_64
-/// as the cargo runner with each model of [`LADDER`]. x86_64 Linux hosts only.
+/// The library crates' tests with real run-time detection on weaker CPUs: each test
+/// binary under `qemu-x86_64 -cpu <model>` for each model of [`LADDER`]. x86_64 Linux
+/// hosts only.
+///
+/// The binaries are the `test` step's own `cargo test --release --workspace` build
+/// (cargo finds it fresh, so the ladder compiles nothing), unless `RUSTFLAGS` has a
+/// `target-cpu` that must go (then they are built without it in `<target>/ladder`).
+/// Running the binaries directly, rather than `cargo test` per model with a runner,
+/// keeps one build for every model: a different package set per model would re-resolve
+/// features and rebuild much of the graph.
 pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
     if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) {
         crate::util::skip(format!(
@@ -421,87 +437,109 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
             ));
         }
     }
-    let dir = target_dir().join("ladder").display().to_string();
+    let bins = ladder_binaries(ws, packages)?;
+    if dry_run() {
+        return Ok(());
+    }
     for (m, offers, only) in LADDER {
         println!("--- cpu ladder: qemu-x86_64 -cpu {m} ({offers})");
-        let pkgs: Vec<String> = if only.is_empty() {
-            pkgs.clone()
-        } else {
-            pkgs.chunks(2)
-                .filter(|pair| only.contains(&pair[1].split('@').next().unwrap_or("")))
-                .flatten()
-                .cloned()
-                .collect()
-        };
-        if pkgs.is_empty() {
-            continue;
-        }
-        // Crates with known emulator faults on this model run on their own, skipping
-        // those tests; the rest run together.
-        let name = |spec: &str| spec.split('@').next().unwrap_or("").to_string();
-        let mut runs: Vec<(Vec<String>, Vec<String>)> = Vec::new();
-        let mut plain = Vec::new();
-        for pair in pkgs.chunks(2) {
-            let entry = QEMU_SKIPS
-                .iter()
-                .find(|(model, krate, _)| model == m && *krate == name(&pair[1]));
-            if let Some((_, _, [])) = entry {
-                println!(
-                    "    {}: left out on this model (qemu fault, see QEMU_SKIPS)",
-                    pair[1]
-                );
+        for (krate, bin) in &bins {
+            if !only.is_empty() && !only.contains(&krate.package.as_str()) {
                 continue;
             }
-            let skips: Vec<String> = entry
+            // Crates with known emulator faults on this model skip those tests.
+            let skips: Vec<String> = match QEMU_SKIPS
                 .iter()
-                .flat_map(|(_, _, tests)| tests.iter())
-                .flat_map(|t| ["--skip".to_string(), t.to_string()])
-                .collect();
-            if skips.is_empty() {
-                plain.extend_from_slice(pair);
-            } else {
-                println!(
-                    "    {}: skips {skips:?} (qemu fault, see QEMU_SKIPS)",
-                    pair[1]
-                );
-                runs.push((pair.to_vec(), skips));
-            }
-        }
-        if !plain.is_empty() {
-            runs.insert(0, (plain, Vec::new()));
-        }
-        for (pkgs, skips) in runs {
-            ladder_run(m, &dir, pkgs, skips)?;
+                .find(|(model, name, _)| model == m && *name == krate.package)
+            {
+                Some((_, _, [])) => {
+                    println!(
+                        "    {}: left out on this model (qemu fault, see QEMU_SKIPS)",
+                        krate.package
+                    );
+                    continue;
+                }
+                Some((_, _, tests)) => tests
+                    .iter()
+                    .flat_map(|t| ["--skip".to_string(), t.to_string()])
+                    .collect(),
+                None => Vec::new(),
+            };
+            // Emulation is ~20-50x slower (far more for the bitsliced and gather
+            // backends): each differential run is capped at 2000 cases; the crates'
+            // full defaults run natively in the `test` and `forced` steps.
+            // TESTKIT_REQUIRE is for the real host, not for these weaker CPUs.
+            Cmd::new("qemu-x86_64")
+                .args(["-cpu", m])
+                .arg(bin.display().to_string())
+                .arg("-q")
+                .args(skips)
+                .dir(&krate.dir)
+                .env("CARGO_MANIFEST_DIR", krate.dir.display().to_string())
+                .env(
+                    "TESTKIT_CASES_MAX",
+                    env::var("TESTKIT_CASES_MAX").unwrap_or_else(|_| "2000".into()),
+                )
+                .env_remove("TESTKIT_REQUIRE")
+                .run()?;
         }
     }
     Ok(())
 }
 
-/// One `cargo test --release` of `pkgs` with qemu model `m` as the runner.
-fn ladder_run(m: &str, dir: &str, pkgs: Vec<String>, skips: Vec<String>) -> Result {
-    let runner_var = "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER";
-    // Built for the baseline host target (no target-cpu), run on the emulated model;
-    // TESTKIT_REQUIRE is for the real host, not for these weaker CPUs.
-    let mut cmd = Cmd::cargo()
-        .args(["test", "--release", "--target-dir", dir])
-        .args(pkgs)
-        .env(runner_var, format!("qemu-x86_64 -cpu {m}"))
-        .env_remove("TESTKIT_REQUIRE")
-        // Emulation is ~20-50x slower (far more for the bitsliced and gather
-        // backends): each differential run is capped at 2000 cases; the crates' full
-        // defaults run natively in the `test` and `forced` steps.
-        .env(
-            "TESTKIT_CASES_MAX",
-            env::var("TESTKIT_CASES_MAX").unwrap_or_else(|_| "2000".into()),
-        );
+/// The release test binaries of the library crates (or of `packages`), built for the
+/// baseline host target (no `target-cpu`): (crate, executable).
+fn ladder_binaries(
+    ws: &Workspace,
+    packages: &[String],
+) -> Result<Vec<(crate::workspace::Crate, std::path::PathBuf)>> {
+    let mut cmd = Cmd::cargo().args(["test", "--release", "--no-run", "--message-format=json"]);
+    if packages.is_empty() {
+        // The same package set as the `test` step, so the same feature resolution.
+        cmd = cmd.arg("--workspace");
+    } else {
+        cmd = cmd.args(package_args(ws, packages)?);
+    }
     if let Some(flags) = rustflags_without_target_cpu() {
-        cmd = cmd.env("RUSTFLAGS", flags);
+        let dir = target_dir().join("ladder").display().to_string();
+        cmd = cmd.env("RUSTFLAGS", flags).args(["--target-dir", &dir]);
     }
-    if !skips.is_empty() {
-        cmd = cmd.arg("--").args(skips);
+    println!("$ {}", cmd.display());
+    if dry_run() {
+        return Ok(Vec::new());
     }
-    cmd.run()?;
-    Ok(())
+    let json = cmd.output()?;
+    let mut bins = Vec::new();
+    for line in json.lines() {
+        if !line.contains("\"reason\":\"compiler-artifact\"") {
+            continue;
+        }
+        // A test harness: `"profile":{…,"test":true}` (the target's own `"test"` key says
+        // whether a bin is tested, not whether this artifact is a test).
+        let is_test = line
+            .split_once("\"profile\":{")
+            .and_then(|(_, p)| p.split_once('}'))
+            .is_some_and(|(p, _)| p.contains("\"test\":true"));
+        let (Some(exe), Some(manifest)) = (
+            crate::util::json_string_field(line, "executable"),
+            crate::util::json_string_field(line, "manifest_path"),
+        ) else {
+            continue;
+        };
+        let dir = std::path::Path::new(&manifest)
+            .parent()
+            .map(|d| d.to_path_buf());
+        if let Some(krate) = ws.crates.iter().find(|c| Some(&c.dir) == dir.as_ref())
+            && is_test
+        {
+            bins.push((krate.clone(), std::path::PathBuf::from(exe)));
+        }
+    }
+    if bins.is_empty() {
+        return Err("cpu-ladder: the build listed no test binaries of the library crates".into());
+    }
+    println!("cpu ladder: {} test binaries", bins.len());
+    Ok(bins)
 }
 
 /// The criterion benches (`--bench '*'`: bench targets only), with `args` for criterion.

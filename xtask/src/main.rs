@@ -1,7 +1,7 @@
 //! `cargo xtask`: the simdcrypt CI gate and the tools around it (DESIGN §6).
 //!
 //! `cargo xtask ci` is what `.ci/run` calls: setup, host CPU features, fmt, clippy, tidy,
-//! tests debug and release, every forced backend, the qemu CPU ladder, docs, a benches
+//! tests (release), every forced backend (with debug assertions), the qemu CPU ladder, docs, a benches
 //! smoke run, semver-checks against the RustCrypto releases, and the drop-in check. Run
 //! `cargo xtask help` for every command. Plain std, no dependencies.
 //!
