@@ -244,6 +244,33 @@ impl<const P: usize> BlockCipherDecBackend for Backend<'_, P> {
 }
 
 /// Runs `f` with the AVX2 backend for `passes` (encryption).
+/// The round keys of `key` in constant time: the mask-OR of [`soft::KEY_MASKS`] in four
+/// `ymm` accumulators. `C‖D` is broadcast and doubled once per row, so bit `q` reaches
+/// the sign bit, which a compare widens to a lane mask: the key flows only through
+/// bitwise data flow, never a branch or an address (written with intrinsics because
+/// LLVM turns the scalar `0 - bit` mask into a branch). `cargo xtask ct` checks it.
+#[target_feature(enable = "avx2")]
+pub(crate) fn key_schedule(key: u64) -> Ks {
+    let zero = _mm256_setzero_si256();
+    let mut x = _mm256_set1_epi64x(soft::pc1(key) as i64);
+    let mut acc = [zero; 4];
+    for row in &soft::KEY_MASKS {
+        let m = _mm256_cmpgt_epi64(zero, x);
+        x = _mm256_add_epi64(x, x);
+        for (a, bits) in acc.iter_mut().zip(row.chunks_exact(4)) {
+            // SAFETY: `bits` is four `u64`, the 32 bytes of the unaligned load.
+            let b = unsafe { _mm256_loadu_si256(bits.as_ptr().cast()) };
+            *a = _mm256_or_si256(*a, _mm256_and_si256(m, b));
+        }
+    }
+    let mut k = [0u64; 16];
+    for (a, out) in acc.into_iter().zip(k.chunks_exact_mut(4)) {
+        // SAFETY: `out` is four `u64`, the 32 bytes of the unaligned store.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), a) }
+    }
+    soft::ks_from_round_keys(k)
+}
+
 #[target_feature(enable = "avx2")]
 pub(crate) fn encrypt<const P: usize>(
     ks: &[Ks],

@@ -292,6 +292,30 @@ impl<const P: usize> BlockCipherDecBackend for Backend<'_, P> {
 }
 
 /// Runs `f` with the AVX-512 backend for `passes` (encryption).
+/// The round keys of `key` in constant time: the mask-OR of [`soft::KEY_MASKS`] in two
+/// `zmm` accumulators, as `avx2::key_schedule` does (an arithmetic shift widens the
+/// sign bit to the lane mask; one `vpternlogq` does `acc | (mask & row)`).
+#[target_feature(enable = "avx512f,avx512vl")]
+pub(crate) fn key_schedule(key: u64) -> Ks {
+    let mut x = _mm512_set1_epi64(soft::pc1(key) as i64);
+    let mut acc = [_mm512_setzero_si512(); 2];
+    for row in &soft::KEY_MASKS {
+        let m = _mm512_srai_epi64::<63>(x);
+        x = _mm512_add_epi64(x, x);
+        for (a, bits) in acc.iter_mut().zip(row.chunks_exact(8)) {
+            // SAFETY: `bits` is eight `u64`, the 64 bytes of the unaligned load.
+            let b = unsafe { _mm512_loadu_si512(bits.as_ptr().cast()) };
+            *a = _mm512_ternarylogic_epi64::<0xF8>(*a, m, b);
+        }
+    }
+    let mut k = [0u64; 16];
+    for (a, out) in acc.into_iter().zip(k.chunks_exact_mut(8)) {
+        // SAFETY: `out` is eight `u64`, the 64 bytes of the unaligned store.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), a) }
+    }
+    soft::ks_from_round_keys(k)
+}
+
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(crate) fn encrypt<const P: usize>(
     ks: &[Ks],
