@@ -35,7 +35,8 @@
 //!   look-ups use addresses that depend on key and data, as SSLeay's and OpenSSL's DES do.
 //! - `avx2` and `avx512` process full batches in constant time (bitsliced: only
 //!   bitwise operations, no data- or key-dependent addresses or branches), and derive
-//!   their round keys in constant time too (PC-2 by masks, checked under valgrind by
+//!   their round keys in constant time too (rotations and PC-2 as a mask-OR in vector
+//!   registers, checked under valgrind by
 //!   `cargo xtask ct`); the blocks they hand to `soft` (tails shorter than a batch,
 //!   single blocks, CBC encryption) are table-based.
 //!
