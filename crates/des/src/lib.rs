@@ -36,9 +36,8 @@
 //! - `avx2` and `avx512` process full batches in constant time (bitsliced: only
 //!   bitwise operations, no data- or key-dependent addresses or branches), and derive
 //!   their round keys in constant time too (rotations and PC-2 as a mask-OR in vector
-//!   registers, checked under valgrind by
-//!   `cargo xtask ct`); the blocks they hand to `soft` (tails shorter than a batch,
-//!   single blocks, CBC encryption) are table-based.
+//!   registers, checked under valgrind by `cargo xtask ct`); the blocks they hand to
+//!   `soft` (tails shorter than a batch, single blocks, CBC encryption) are table-based.
 //!
 //! DES has a 56-bit key and a 64-bit block and is broken by exhaustive search; Triple
 //! DES has a 64-bit block (see Sweet32). [`weak_key_test`] reports the weak, semi-weak
