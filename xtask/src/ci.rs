@@ -294,15 +294,54 @@ pub fn test(ws: &Workspace, packages: &[String], release: bool) -> Result {
     cmd.run()
 }
 
+/// The variable through which [`forced`] hands the round's `--cfg` flags to this binary
+/// running as `RUSTC_WORKSPACE_WRAPPER`: the arguments separated by 0x1F, as in
+/// `CARGO_ENCODED_RUSTFLAGS`.
+const FORCED_CFG: &str = "SIMDCRYPT_FORCED_CFG";
+
+/// `--cfg aes_backend="soft"` flags as the arguments rustc takes, encoded for
+/// [`FORCED_CFG`].
+fn encode_cfgs<'a>(flags: impl Iterator<Item = &'a str>) -> String {
+    let args: Vec<&str> = flags.flat_map(str::split_whitespace).collect();
+    args.join("\x1f")
+}
+
+/// This binary as cargo's `RUSTC_WORKSPACE_WRAPPER` (`xtask RUSTC ARGS...`, with
+/// [`FORCED_CFG`] set by [`forced`]): runs `RUSTC ARGS...` plus the forced `--cfg`
+/// flags and returns its exit code. `None` when this is not a wrapper invocation.
+pub fn as_rustc_wrapper() -> Option<std::process::ExitCode> {
+    let cfg = env::var(FORCED_CFG).ok()?;
+    let mut args = env::args_os().skip(1);
+    let rustc = args.next()?;
+    let status = std::process::Command::new(&rustc)
+        .args(args)
+        .args(cfg.split('\x1f').filter(|a| !a.is_empty()))
+        .status();
+    Some(match status {
+        Ok(s) => std::process::ExitCode::from(s.code().unwrap_or(1).clamp(0, 255) as u8),
+        Err(e) => {
+            eprintln!(
+                "xtask (as rustc wrapper): cannot run {}: {e}",
+                rustc.display()
+            );
+            std::process::ExitCode::FAILURE
+        }
+    })
+}
+
 /// The tests of each crate with a backend forced by `--cfg <alg>_backend="<v>"`, for every
 /// backend (or only `backend`) of every crate (or of `packages`). Backends this CPU lacks
 /// are skipped loudly unless `TESTKIT_REQUIRE` names them. Builds in `<target>/forced`, so
 /// the main target directory keeps its fingerprints.
 ///
-/// A change of `RUSTFLAGS` rebuilds the whole dependency graph, so the runs are batched
-/// in rounds: round k forces the k-th backend of every crate at once (each crate reads
-/// only its own cfg), which costs as many builds as the longest backend list rather than
-/// one per backend. Doc tests are left to the `test` step (`--tests`).
+/// The runs are batched in rounds: round k forces the k-th backend of every crate at once
+/// (each crate reads only its own cfg), as many rounds as the longest backend list. The
+/// `--cfg` flags reach only the workspace's crates, through this binary as cargo's
+/// `RUSTC_WORKSPACE_WRAPPER` ([`as_rustc_wrapper`]): in `RUSTFLAGS` they would rebuild
+/// the whole dependency graph (criterion, testkit, …) every round, about a minute of
+/// each round here. Cargo does not fingerprint the wrapper's flags, so each round first
+/// cleans the backend crates (and, by name, their RustCrypto peers).
+/// Doc tests are left to the `test` step (`--tests`).
 pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, release: bool) -> Result {
     for p in packages {
         ws.get(p)?;
@@ -349,13 +388,31 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
             k += 1;
         }
     }
+    let wrapper = env::current_exe()
+        .map_err(|e| format!("the path of this xtask binary (for RUSTC_WORKSPACE_WRAPPER): {e}"))?
+        .display()
+        .to_string();
+    let mut clean = Cmd::cargo().args(["clean", "--target-dir", &dir]);
+    if release {
+        clean = clean.arg("--release");
+    }
+    for list in &ws.backends {
+        if let Some(krate) = ws.crate_for(list) {
+            clean = clean.args(["-p", &krate.spec()]);
+        }
+    }
     let mut ran = Vec::new();
     for (k, round) in rounds.iter().enumerate() {
         let flags: Vec<&str> = round.iter().map(|(_, f)| f.as_str()).collect();
         println!("--- forced round {}: {}", k + 1, flags.join(" "));
+        clean.clone().run()?;
         let mut cmd = Cmd::cargo()
             .args(["test", "--tests", "--target-dir", &dir])
-            .env("RUSTFLAGS", rustflags_plus("RUSTFLAGS", &flags.join(" ")));
+            .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
+            .env(
+                FORCED_CFG,
+                encode_cfgs(round.iter().map(|(_, f)| f.as_str())),
+            );
         for (spec, _) in round {
             cmd = cmd.args(["-p", spec]);
         }

@@ -64,6 +64,10 @@ global options:
 ";
 
 fn main() -> ExitCode {
+    // The forced-backend builds run cargo with this binary as RUSTC_WORKSPACE_WRAPPER.
+    if let Some(code) = ci::as_rustc_wrapper() {
+        return code;
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match run(args) {
         Ok(()) => ExitCode::SUCCESS,
