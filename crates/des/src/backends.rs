@@ -438,8 +438,8 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
 fn key_schedules_match_soft() {
     let mut rng = testkit::Rng::new(testkit::seed(0xDE5C7));
     for name in ["avx2", "avx512"] {
-        let backend = by_name(name);
-        let Some(backend) = backend.filter(|_| testkit::available(name, backend.is_some())) else {
+        let Some(backend) = by_name(name) else {
+            testkit::available(name, false); // SKIP, or a panic under TESTKIT_REQUIRE
             continue;
         };
         for i in 0..20_000u32 {
