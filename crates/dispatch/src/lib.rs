@@ -1,0 +1,628 @@
+//! The backend table behind the simdcrypt crates.
+//!
+//! Every simdcrypt crate declares its implementations ("backends") in **one table**, an
+//! invocation of [`backends!`] in its `src/backends.rs`. A row names the backend, the
+//! architectures it is compiled for, the CPU features it needs, the message sizes where it
+//! is the right choice and the CPUs where the automatic choice passes it over. From the
+//! table come the proof tokens, the `Backend` enum, forced selection
+//! (`--cfg <alg>_backend="<name>"`), detection, the crate's hidden `__backends` facts
+//! (`ALL`, `TABLE`, `available`, `selected`) and what `cargo xtask` reads.
+//!
+//! Feature detection is this crate's own (x86: CPUID and XGETBV, once per process, cached
+//! in one atomic word), so that VAES, GFNI and VPCLMULQDQ count on CPUs with AVX2 but no
+//! AVX-512: the OS state a backend needs comes from the *other* features its row lists
+//! (`avx2` means `ymm` state, `avx512*` means `zmm` state), not from VAES itself.
+//!
+//! This crate is an implementation detail of simdcrypt; its API follows the needs of the
+//! workspace.
+//!
+//! # The table
+//! ```
+//! mod backends {
+//!     simdcrypt_dispatch::backends! {
+//!         crate: "demo", cfg: demo_backend;
+//!         /// Portable Rust, every target.
+//!         "soft" => Soft;
+//!         // Then the others, the most preferred first: detection takes the first row
+//!         // this CPU runs and does not avoid.
+//!         /// AVX2, 16 blocks per call.
+//!         "avx2" => Avx2 {
+//!             arch: ["x86", "x86_64"],
+//!             needs: ["avx2"],
+//!             blocks: 4,
+//!             avoid: ["slow-gather"],
+//!         }
+//!     }
+//! #   pub fn name() -> &'static str { detect().name() }
+//! }
+//! let name = backends::name();
+//! assert!(name == "soft" || name == "avx2");
+//! assert_eq!(backends::__table::TABLE[1].min_blocks, 4);
+//! ```
+//! - `blocks` (optional, default 1): from how many blocks per call the backend is the
+//!   right choice; it is `token::V::MIN_BLOCKS` for the backend's own tail handling.
+//! - `avoid` (optional): CPU classes (see [`CLASSES`]) on which the automatic choice skips
+//!   the row. Forcing still runs it.
+//!
+//! Forcing: `--cfg demo_backend="avx2"` makes `detect()` return that backend and panics
+//! with a clear message if the CPU lacks a needed feature. Every backend stays compiled.
+#![no_std]
+#![deny(missing_docs)]
+
+use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+/// One row of a crate's backend table, as data (for benches, xtask and docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Row {
+    /// The backend's name: file stem, cfg value, test prefix and bench id.
+    pub name: &'static str,
+    /// The `target_arch` values it is compiled for; empty for `soft` (every target).
+    pub arch: &'static [&'static str],
+    /// The CPU features it needs (names as in `is_x86_feature_detected!`).
+    pub needs: &'static [&'static str],
+    /// From how many blocks (or digest blocks) per call it is the right choice.
+    pub min_blocks: usize,
+    /// CPU classes on which the automatic choice passes it over.
+    pub avoid: &'static [&'static str],
+    /// The row's doc comment.
+    pub about: &'static str,
+}
+
+impl Row {
+    /// Whether this row is compiled into the current build.
+    pub fn compiled(&self) -> bool {
+        self.arch.is_empty() || self.arch.contains(&TARGET_ARCH)
+    }
+}
+
+/// This build's `target_arch`, spelled as in `cfg(target_arch = "…")`.
+const TARGET_ARCH: &str = if cfg!(target_arch = "x86_64") {
+    "x86_64"
+} else if cfg!(target_arch = "x86") {
+    "x86"
+} else if cfg!(target_arch = "aarch64") {
+    "aarch64"
+} else {
+    "other"
+};
+
+/// The CPU features a row may need, with their bit in the detection word.
+pub const FEATURES: &[(&str, u32)] = &[
+    ("sse2", 0),
+    ("ssse3", 1),
+    ("sse4.1", 2),
+    ("sse4.2", 3),
+    ("aes", 4),
+    ("pclmulqdq", 5),
+    ("avx", 6),
+    ("avx2", 7),
+    ("bmi1", 8),
+    ("bmi2", 9),
+    ("avx512f", 10),
+    ("avx512bw", 11),
+    ("avx512dq", 12),
+    ("avx512vl", 13),
+    ("avx512vbmi", 14),
+    ("avx512vbmi2", 15),
+    ("vaes", 16),
+    ("vpclmulqdq", 17),
+    ("gfni", 18),
+    ("sha", 19),
+    ("fma", 20),
+];
+
+/// The CPU classes a row may avoid, with their bit in the detection word.
+///
+/// - `intel`, `amd`: the CPUID vendor (`amd` includes Hygon).
+/// - `zen4`: AMD family 19h with AVX-512 (512-bit operations run as two 256-bit halves).
+/// - `slow-gather`: every x86 CPU except Intel cores with AVX512-FP16 (Sapphire Rapids and
+///   later), the only ones where `vpgatherdd` was measured to beat scalar table look-ups
+///   (Sapphire/Emerald Rapids are not affected by Gather Data Sampling; the earlier
+///   AVX-512 Intel cores run gathers under its microcode mitigation, up to ≈3× slower, and
+///   AMD Zen 4 issues gathers as scalar loads: issue 18's Zen 4 figures).
+pub const CLASSES: &[(&str, u32)] = &[
+    ("intel", 40),
+    ("amd", 41),
+    ("zen4", 42),
+    ("slow-gather", 43),
+];
+
+/// Bit 63: the detection word has been filled in.
+const KNOWN: u64 = 1 << 63;
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn bit_of(name: &str, table: &[(&str, u32)]) -> Option<u32> {
+    let mut i = 0;
+    while i < table.len() {
+        if same(table[i].0, name) {
+            return Some(table[i].1);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// The detection-word mask of `names` (features or CPU classes).
+///
+/// # Panics
+/// On a name in neither [`FEATURES`] nor [`CLASSES`]: at compile time, where a table
+/// uses it.
+pub const fn mask(names: &[&str]) -> u64 {
+    let mut m = 0;
+    let mut i = 0;
+    while i < names.len() {
+        let bit = match bit_of(names[i], FEATURES) {
+            Some(b) => b,
+            None => match bit_of(names[i], CLASSES) {
+                Some(b) => b,
+                None => panic!("unknown CPU feature or class in a backend table"),
+            },
+        };
+        m |= 1 << bit;
+        i += 1;
+    }
+    m
+}
+
+/// The cached detection word (features and classes of this CPU, plus [`KNOWN`]).
+static WORD: AtomicU64 = AtomicU64::new(0);
+
+#[inline]
+fn word() -> u64 {
+    match WORD.load(Relaxed) {
+        0 => fill(),
+        w => w,
+    }
+}
+
+#[cold]
+fn fill() -> u64 {
+    let w = detect::word() | KNOWN;
+    WORD.store(w, Relaxed);
+    w
+}
+
+/// Whether this CPU has every feature and class in `mask` (with the OS state they need).
+#[inline]
+pub fn has(mask: u64) -> bool {
+    word() & mask == mask
+}
+
+/// Whether this CPU is in any of the classes (or has any of the features) in `mask`.
+#[inline]
+pub fn has_any(mask: u64) -> bool {
+    word() & mask != 0
+}
+
+/// Whether this CPU has the feature or class `name` (`false` for unknown names).
+pub fn has_named(name: &str) -> bool {
+    match bit_of(name, FEATURES).or(bit_of(name, CLASSES)) {
+        Some(bit) => has(1 << bit),
+        None => false,
+    }
+}
+
+/// What a forced backend resolves to; panics with the cfg and the missing features if
+/// this CPU cannot run it.
+#[track_caller]
+pub fn forced<B>(backend: Option<B>, krate: &str, cfg: &str, name: &str, needs: &[&str]) -> B {
+    match backend {
+        Some(b) => b,
+        None => {
+            let lacks = Lacking(needs);
+            panic!(
+                "{krate} was built with --cfg {cfg}=\"{name}\", but this CPU or target lacks \
+                 {lacks}"
+            )
+        }
+    }
+}
+
+/// Formats the features of a list that this CPU lacks.
+struct Lacking<'a>(&'a [&'a str]);
+
+impl core::fmt::Display for Lacking<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut first = true;
+        for n in self.0.iter().filter(|n| !has_named(n)) {
+            if !first {
+                f.write_str(", ")?;
+            }
+            f.write_str(n)?;
+            first = false;
+        }
+        if first {
+            f.write_str(TARGET_ARCH)?;
+            f.write_str(" support for it")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod detect {
+    #[cfg(target_arch = "x86")]
+    use core::arch::x86::{__cpuid, __cpuid_count};
+    #[cfg(target_arch = "x86_64")]
+    use core::arch::x86_64::{__cpuid, __cpuid_count};
+
+    use super::mask;
+
+    /// XCR0 bits: SSE and AVX state (`ymm`).
+    const YMM_STATE: u64 = 0b110;
+    /// XCR0 bits: `ymm` plus opmask, ZMM_Hi256 and Hi16_ZMM state (`zmm`).
+    const ZMM_STATE: u64 = 0b1110_0110;
+
+    /// Features and classes of this CPU from CPUID leaves 0, 1 and 7 and XCR0.
+    pub(super) fn word() -> u64 {
+        let leaf0 = __cpuid(0);
+        let max_leaf = leaf0.eax;
+        let vendor = [leaf0.ebx, leaf0.edx, leaf0.ecx];
+        let is = |s: &[u8; 12]| {
+            let mut v = [0u8; 12];
+            for (i, r) in vendor.iter().enumerate() {
+                v[4 * i..4 * i + 4].copy_from_slice(&r.to_le_bytes());
+            }
+            &v == s
+        };
+        let intel = is(b"GenuineIntel");
+        let amd = is(b"AuthenticAMD") || is(b"HygonGenuine");
+        let l1 = __cpuid(1);
+        let family = match (l1.eax >> 8) & 0xf {
+            0xf => 0xf + ((l1.eax >> 20) & 0xff),
+            f => f,
+        };
+        let (b7, c7, d7) = if max_leaf >= 7 {
+            let l7 = __cpuid_count(7, 0);
+            (l7.ebx, l7.ecx, l7.edx)
+        } else {
+            (0, 0, 0)
+        };
+        let osxsave = l1.ecx & (1 << 27) != 0;
+        let xcr0 = if osxsave { xgetbv0() } else { 0 };
+        let ymm = xcr0 & YMM_STATE == YMM_STATE;
+        let zmm = xcr0 & ZMM_STATE == ZMM_STATE;
+
+        let mut w = 0;
+        let mut set = |on: bool, name: &str| {
+            if on {
+                w |= mask(&[name]);
+            }
+        };
+        set(l1.edx & (1 << 26) != 0, "sse2");
+        set(l1.ecx & (1 << 9) != 0, "ssse3");
+        set(l1.ecx & (1 << 19) != 0, "sse4.1");
+        set(l1.ecx & (1 << 20) != 0, "sse4.2");
+        set(l1.ecx & (1 << 25) != 0, "aes");
+        set(l1.ecx & (1 << 1) != 0, "pclmulqdq");
+        set(ymm && l1.ecx & (1 << 28) != 0, "avx");
+        set(ymm && l1.ecx & (1 << 12) != 0, "fma");
+        set(ymm && b7 & (1 << 5) != 0, "avx2");
+        set(b7 & (1 << 3) != 0, "bmi1");
+        set(b7 & (1 << 8) != 0, "bmi2");
+        set(b7 & (1 << 29) != 0, "sha");
+        // The instruction-set bits alone: the rows that use them on `ymm` or `zmm` also
+        // list `avx2` or `avx512f`, which carry the OS state.
+        set(c7 & (1 << 9) != 0, "vaes");
+        set(c7 & (1 << 10) != 0, "vpclmulqdq");
+        set(c7 & (1 << 8) != 0, "gfni");
+        set(zmm && b7 & (1 << 16) != 0, "avx512f");
+        set(zmm && b7 & (1 << 17) != 0, "avx512dq");
+        set(zmm && b7 & (1 << 30) != 0, "avx512bw");
+        set(zmm && b7 & (1 << 31) != 0, "avx512vl");
+        set(zmm && c7 & (1 << 1) != 0, "avx512vbmi");
+        set(zmm && c7 & (1 << 6) != 0, "avx512vbmi2");
+        let avx512f = zmm && b7 & (1 << 16) != 0;
+        let avx512fp16 = d7 & (1 << 23) != 0;
+        set(intel, "intel");
+        set(amd, "amd");
+        set(amd && family == 0x19 && avx512f, "zen4");
+        set(!(intel && avx512fp16), "slow-gather");
+        w
+    }
+
+    fn xgetbv0() -> u64 {
+        let (lo, hi): (u32, u32);
+        // SAFETY: only called when CPUID.1:ECX.OSXSAVE is set, which means the OS has
+        // enabled XSAVE and XGETBV is executable; ECX = 0 selects XCR0, which always
+        // exists. The instruction reads no memory and changes no flags.
+        unsafe {
+            core::arch::asm!(
+                "xgetbv",
+                in("ecx") 0u32,
+                out("eax") lo,
+                out("edx") hi,
+                options(nomem, nostack, preserves_flags),
+            );
+        }
+        (u64::from(hi) << 32) | u64::from(lo)
+    }
+}
+
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+mod detect {
+    /// No feature detection on this architecture yet: only `soft` runs.
+    pub(super) fn word() -> u64 {
+        0
+    }
+}
+
+/// Declares a crate's backend table and generates what comes from it.
+///
+/// See the [crate docs](crate) for the grammar. In the invoking module it generates:
+/// - `mod token`: one proof type per row, named like its variant, made only by
+///   `token::V::get()` (detection), with `NEEDS` and `MIN_BLOCKS`;
+/// - `enum Backend` (`Copy`), with `name()`, `by_name()` and `best()`;
+/// - `fn detect()`: the forced backend (`--cfg <cfg>="<name>"`), else `Backend::best()`;
+/// - `pub mod __table`: `ALL` (the names compiled into this build), `TABLE` (every row, as
+///   [`Row`]s), `available(name)` and `selected()`, for the crate's `__backends`.
+#[macro_export]
+macro_rules! backends {
+    (
+        crate: $krate:literal, cfg: $cfg:ident;
+        $(#[doc = $sdoc:literal])*
+        "soft" => $Soft:ident;
+        $(
+            $(#[doc = $doc:literal])*
+            $name:literal => $V:ident {
+                arch: [$($arch:literal),+ $(,)?],
+                needs: [$($feat:literal),* $(,)?],
+                $(blocks: $blocks:expr,)?
+                $(avoid: [$($avoid:literal),* $(,)?],)?
+            }
+        )*
+    ) => {
+        /// Proof tokens: a value of `token::V` shows that this CPU runs backend `V`; only
+        /// `V::get()`, which asks detection, makes one.
+        #[allow(dead_code)]
+        pub(crate) mod token {
+            $(
+                #[doc = concat!("Proof that this CPU runs the `", $name, "` backend.")]
+                #[cfg(any($(target_arch = $arch),+))]
+                #[derive(Clone, Copy, Debug)]
+                pub(crate) struct $V(());
+
+                #[cfg(any($(target_arch = $arch),+))]
+                impl $V {
+                    /// The detection-word mask of the features it needs.
+                    pub(crate) const NEEDS: u64 = $crate::mask(&[$($feat),*]);
+                    /// The detection-word mask of the CPU classes the automatic choice
+                    /// skips it on.
+                    pub(crate) const AVOID: u64 = $crate::mask(&[$($($avoid),*)?]);
+                    /// From how many blocks per call this backend is the right choice.
+                    pub(crate) const MIN_BLOCKS: usize = { let _b = 1; $(let _b = $blocks;)? _b };
+                    /// The token, if this CPU has every feature the backend needs.
+                    #[inline]
+                    pub(crate) fn get() -> Option<Self> {
+                        $crate::has(Self::NEEDS).then_some(Self(()))
+                    }
+                }
+            )*
+        }
+
+        /// The implementation chosen for a cipher or hasher (stored at `new()`).
+        #[derive(Clone, Copy, Debug)]
+        pub(crate) enum Backend {
+            $(#[doc = $sdoc])*
+            $Soft,
+            $(
+                $(#[doc = $doc])*
+                #[cfg(any($(target_arch = $arch),+))]
+                $V(token::$V),
+            )*
+        }
+
+        #[allow(dead_code)]
+        impl Backend {
+            /// The backend's name (the cfg value, file stem and bench id).
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    Backend::$Soft => "soft",
+                    $(
+                        #[cfg(any($(target_arch = $arch),+))]
+                        Backend::$V(_) => $name,
+                    )*
+                }
+            }
+
+            /// The backend named `name`, if it is compiled in and this CPU runs it.
+            pub(crate) fn by_name(name: &str) -> Option<Self> {
+                match name {
+                    "soft" => Some(Backend::$Soft),
+                    $(
+                        #[cfg(any($(target_arch = $arch),+))]
+                        $name => token::$V::get().map(Backend::$V),
+                    )*
+                    _ => None,
+                }
+            }
+
+            /// The automatic choice: the first row of the table (after `soft`) that this
+            /// CPU runs and does not avoid, else `soft`.
+            #[inline]
+            pub(crate) fn best() -> Self {
+                $(
+                    #[cfg(any($(target_arch = $arch),+))]
+                    if !$crate::has_any(token::$V::AVOID) {
+                        if let Some(t) = token::$V::get() {
+                            return Backend::$V(t);
+                        }
+                    }
+                )*
+                Backend::$Soft
+            }
+        }
+
+        /// The forced backend (`--cfg <alg>_backend="…"`), else [`Backend::best`].
+        ///
+        /// # Panics
+        /// If a forced backend cannot run on this CPU (or is not compiled for this target).
+        #[inline]
+        #[allow(unreachable_code)]
+        pub(crate) fn detect() -> Backend {
+            #[cfg($cfg = "soft")]
+            {
+                return Backend::$Soft;
+            }
+            $(
+                #[cfg($cfg = $name)]
+                {
+                    return $crate::forced(
+                        Backend::by_name($name),
+                        $krate,
+                        stringify!($cfg),
+                        $name,
+                        &[$($feat),*],
+                    );
+                }
+            )*
+            Backend::best()
+        }
+
+        /// Unstable, hidden: the table as data, for `__backends`.
+        #[doc(hidden)]
+        pub mod __table {
+            /// Every row of the table (compiled in or not), preference order after `soft`.
+            pub const TABLE: &[$crate::Row] = &[
+                $crate::Row {
+                    name: "soft",
+                    arch: &[],
+                    needs: &[],
+                    min_blocks: 1,
+                    avoid: &[],
+                    about: concat!($($sdoc),*),
+                },
+                $(
+                    $crate::Row {
+                        name: $name,
+                        arch: &[$($arch),+],
+                        needs: &[$($feat),*],
+                        min_blocks: { let _b = 1; $(let _b = $blocks;)? _b },
+                        avoid: &[$($($avoid),*)?],
+                        about: concat!($($doc),*),
+                    },
+                )*
+            ];
+
+            const COMPILED: usize = 1 $(+ cfg!(any($(target_arch = $arch),+)) as usize)*;
+
+            const NAMES: [&str; COMPILED] = {
+                let mut names = ["soft"; COMPILED];
+                let mut _i = 1;
+                $(
+                    if cfg!(any($(target_arch = $arch),+)) {
+                        names[_i] = $name;
+                        _i += 1;
+                    }
+                )*
+                names
+            };
+
+            /// Names of the backends compiled into this build (available or not).
+            pub const ALL: &[&str] = &NAMES;
+
+            /// Whether backend `name` is compiled in and can run on this CPU.
+            pub fn available(name: &str) -> bool {
+                super::Backend::by_name(name).is_some()
+            }
+
+            /// The name of the backend a new instance uses (forced or detected).
+            pub fn selected() -> &'static str {
+                super::detect().name()
+            }
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        assert_eq!(mask(&[]), 0);
+        assert_eq!(mask(&["sse2", "avx2"]), 0b1000_0001);
+        assert_eq!(mask(&["slow-gather"]), 1 << 43);
+        for (name, _) in FEATURES.iter().chain(CLASSES) {
+            assert_eq!(mask(&[name]).count_ones(), 1, "{name}");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn x86_64_has_sse2() {
+        assert!(has(mask(&["sse2"])));
+        assert!(has_named("sse2"));
+        assert!(!has_named("no-such-feature"));
+        // Exactly one vendor class or none.
+        assert!(!(has_named("intel") && has_named("amd")));
+        // The OS-state rules: AVX-512 implies AVX2 state, and zen4 is an AMD class.
+        if has_named("avx512f") {
+            assert!(has_named("avx2"));
+        }
+        if has_named("zen4") {
+            assert!(has_named("amd") && has_named("slow-gather"));
+        }
+    }
+
+    mod demo {
+        crate::backends! {
+            crate: "demo", cfg: demo_backend;
+            /// Portable.
+            "soft" => Soft;
+            /// Never runs: needs a CPU class no CPU is in twice.
+            "never" => Never {
+                arch: ["x86", "x86_64", "aarch64"],
+                needs: ["intel", "amd"],
+            }
+            /// SSE2 (every x86-64 CPU), avoided nowhere.
+            "sse2" => Sse2 {
+                arch: ["x86_64"],
+                needs: ["sse2"],
+                blocks: 3,
+                avoid: [],
+            }
+        }
+    }
+
+    #[test]
+    fn generated_table() {
+        use demo::__table::{ALL, TABLE, available, selected};
+        assert_eq!(TABLE.len(), 3);
+        assert_eq!(TABLE[0].name, "soft");
+        assert_eq!(TABLE[2].min_blocks, 3);
+        assert_eq!(TABLE[1].needs, &["intel", "amd"]);
+        assert!(TABLE[0].about.contains("Portable"));
+        assert!(available("soft"));
+        assert!(!available("never"));
+        assert!(!available("nonsense"));
+        if cfg!(target_arch = "x86_64") {
+            assert_eq!(ALL, &["soft", "never", "sse2"]);
+            assert_eq!(selected(), "sse2");
+        } else {
+            assert_eq!(selected(), "soft");
+        }
+        assert_eq!(demo::Backend::by_name("soft").map(|b| b.name()), Some("soft"));
+    }
+
+    #[test]
+    #[should_panic(expected = "demo was built with --cfg demo_backend=\"never\"")]
+    fn forced_missing_panics() {
+        let b: Option<()> = None;
+        forced(b, "demo", "demo_backend", "never", &["intel", "amd"]);
+    }
+}
