@@ -346,6 +346,14 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
     for p in packages {
         ws.get(p)?;
     }
+    if let Some(b) = backend
+        && b != "all"
+        && !ws.backends.iter().any(|l| l.values.iter().any(|v| v == b))
+    {
+        return Err(format!(
+            "no crate's backend table (src/backends.rs) has a backend `{b}`"
+        ));
+    }
     let dir = target_dir().join("forced").display().to_string();
     let (mut rounds, mut skipped): (Vec<Vec<(String, String)>>, Vec<String>) = (vec![], vec![]);
     for list in &ws.backends {
@@ -367,10 +375,8 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
                 continue;
             }
             let flag = format!("--cfg {cfg}=\"{v}\"");
-            if let Err(why) = cpu::can_run(v) {
-                if cpu::requirement(v).is_none() {
-                    return Err(why);
-                }
+            let row = list.row(v).expect("a table's values are its rows");
+            if let Err(why) = cpu::can_run(row) {
                 if cpu::required(v) {
                     println!(
                         "NOTE {flag}: {why}, but TESTKIT_REQUIRE names `{v}`: running (expect a panic)"

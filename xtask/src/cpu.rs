@@ -2,85 +2,24 @@
 
 use std::env;
 
-/// What each backend name needs: the architecture (`any`, `x86` = x86 or x86_64,
-/// `x86_64`, `aarch64`) and the CPU features (names of `is_x86_feature_detected!` /
-/// `is_aarch64_feature_detected!`). A new backend name is one new line here; `tidy`
-/// fails while a check-cfg value is missing from this table.
-pub const BACKENDS: &[(&str, &str, &[&str])] = &[
-    ("soft", "any", &[]),
-    ("x86_64", "x86_64", &[]),
-    ("sse2", "x86", &["sse2"]),
-    ("ssse3", "x86", &["ssse3"]),
-    ("sse41", "x86", &["sse4.1"]),
-    ("aesni", "x86", &["aes"]),
-    ("clmul", "x86", &["pclmulqdq"]),
-    ("avx", "x86", &["avx"]),
-    ("avx2", "x86", &["avx2"]),
-    ("bmi2", "x86", &["bmi2"]),
-    ("avx512", "x86", &["avx512f", "avx512bw", "avx512vl"]),
-    ("vaes", "x86", &["vaes", "avx512f"]),
-    ("vaes256", "x86", &["vaes", "avx2"]),
-    ("vaes512", "x86", &["vaes", "avx512f"]),
-    ("gfni", "x86", &["gfni"]),
-    ("aesni_avx2", "x86", &["aes", "avx2"]),
-    ("gfni_avx2", "x86", &["gfni", "avx2"]),
-    (
-        "gfni_avx512",
-        "x86",
-        &["gfni", "avx512f", "avx512bw", "avx512vl", "avx512vbmi"],
-    ),
-    ("shani", "x86", &["sha"]),
-    ("neon", "aarch64", &["neon"]),
-    ("armv8", "aarch64", &["aes", "pmull"]),
-    ("sha2", "aarch64", &["sha2"]),
-];
+use crate::workspace::{Row, Workspace};
 
-/// The features `cargo xtask ci` prints first (x86 / x86_64 hosts).
-pub const X86_FEATURES: &[&str] = &[
-    "sse2",
-    "ssse3",
-    "sse4.1",
-    "aes",
-    "pclmulqdq",
-    "avx",
-    "avx2",
-    "bmi2",
-    "avx512f",
-    "avx512bw",
-    "avx512vl",
-    "avx512vbmi",
-    "vaes",
-    "vpclmulqdq",
-    "gfni",
-    "sha",
-];
+/// The x86 features a backend table may name: `simdcrypt_dispatch`'s list, which is
+/// also what `cargo xtask ci` prints first on x86 hosts.
+pub fn x86_features() -> impl Iterator<Item = &'static str> {
+    simdcrypt_dispatch::FEATURES.iter().map(|(name, _)| *name)
+}
 
 /// The features printed on aarch64 hosts.
 pub const AARCH64_FEATURES: &[&str] = &["neon", "aes", "pmull", "sha2", "sha3"];
 
-/// The table entry of `backend`.
-pub fn requirement(backend: &str) -> Option<(&'static str, &'static [&'static str])> {
-    BACKENDS
-        .iter()
-        .find(|(name, _, _)| *name == backend)
-        .map(|&(_, arch, features)| (arch, features))
-}
-
 /// Whether the host has `feature`; `None` if the name is unknown on this architecture.
 pub fn has_feature(feature: &str) -> Option<bool> {
+    // On x86 the crates' own detection answers (simdcrypt-dispatch: CPUID and XCR0), so
+    // xtask skips exactly what the crates would refuse.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    {
-        macro_rules! x86 {
-            ($($name:tt)*) => {
-                match feature {
-                    $($name => return Some(std::arch::is_x86_feature_detected!($name)),)*
-                    _ => {}
-                }
-            };
-        }
-        x86!("sse2" "ssse3" "sse4.1" "sse4.2" "aes" "pclmulqdq" "avx" "avx2" "bmi1" "bmi2"
-            "avx512f" "avx512bw" "avx512dq" "avx512vl" "avx512vbmi" "avx512vbmi2" "vaes"
-            "vpclmulqdq" "gfni" "sha");
+    if x86_features().any(|f| f == feature) {
+        return Some(simdcrypt_dispatch::has_named(feature));
     }
     #[cfg(target_arch = "aarch64")]
     {
@@ -98,32 +37,19 @@ pub fn has_feature(feature: &str) -> Option<bool> {
     None
 }
 
-fn arch_matches(arch: &str) -> bool {
+/// `Ok` if this host can run the backend of `row` (its crate's table), else why not.
+pub fn can_run(row: &Row) -> Result<(), String> {
     let host = env::consts::ARCH;
-    match arch {
-        "any" => true,
-        "x86" => host == "x86" || host == "x86_64",
-        a => host == a,
-    }
-}
-
-/// `Ok` if this host can run `backend`, else why not.
-pub fn can_run(backend: &str) -> Result<(), String> {
-    let Some((arch, features)) = requirement(backend) else {
+    if !row.arch.is_empty() && !row.arch.iter().any(|a| a == host) {
         return Err(format!(
-            "backend `{backend}` is not in xtask's table (xtask/src/cpu.rs BACKENDS): \
-             add the CPU features it needs"
-        ));
-    };
-    if !arch_matches(arch) {
-        return Err(format!(
-            "needs an {arch} CPU, this is {}",
-            env::consts::ARCH
+            "needs {} (this is {host})",
+            row.arch.join(" or ")
         ));
     }
-    let missing: Vec<&str> = features
+    let missing: Vec<&str> = row
+        .needs
         .iter()
-        .copied()
+        .map(String::as_str)
         .filter(|f| has_feature(f) != Some(true))
         .collect();
     if missing.is_empty() {
@@ -156,9 +82,9 @@ pub fn print_features() {
         })
         .unwrap_or_default();
     println!("arch: {arch} ({})  {model}", env::consts::OS);
-    let list = match arch {
-        "x86" | "x86_64" => X86_FEATURES,
-        "aarch64" => AARCH64_FEATURES,
+    let list: Vec<&str> = match arch {
+        "x86" | "x86_64" => x86_features().collect(),
+        "aarch64" => AARCH64_FEATURES.to_vec(),
         _ => {
             println!("no feature list for {arch}: only the portable backends run here");
             return;
@@ -175,43 +101,59 @@ pub fn print_features() {
             lack.join(" ")
         }
     );
-    let runnable: Vec<&str> = BACKENDS
-        .iter()
-        .map(|b| b.0)
-        .filter(|b| can_run(b).is_ok())
-        .collect();
-    println!("backends this CPU runs: {}", runnable.join(" "));
+    if let Ok(ws) = Workspace::load(&crate::util::root()) {
+        let mut runnable: Vec<&str> = ws
+            .backends
+            .iter()
+            .flat_map(|l| &l.rows)
+            .filter(|r| can_run(r).is_ok())
+            .map(|r| r.name.as_str())
+            .collect();
+        runnable.sort_unstable();
+        runnable.dedup();
+        println!("backends this CPU runs: {}", runnable.join(" "));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn row(arch: &[&str], needs: &[&str]) -> Row {
+        Row {
+            name: "x".into(),
+            arch: arch.iter().map(|s| s.to_string()).collect(),
+            needs: needs.iter().map(|s| s.to_string()).collect(),
+            line: 1,
+        }
+    }
+
+    /// Every feature a crate's table needs is one xtask can detect.
     #[test]
-    fn table_is_consistent() {
-        for (name, arch, features) in BACKENDS {
-            assert!(["any", "x86", "x86_64", "aarch64"].contains(arch), "{name}");
-            for f in *features {
-                let known = match *arch {
-                    "x86" | "x86_64" => X86_FEATURES.contains(f),
-                    "aarch64" => AARCH64_FEATURES.contains(f),
-                    _ => false,
-                };
-                assert!(known, "{name}: feature {f} is not in the feature list");
+    fn tables_use_known_features() {
+        let ws = Workspace::load(&crate::util::root()).unwrap();
+        assert!(!ws.backends.is_empty());
+        for list in &ws.backends {
+            for r in &list.rows {
+                for f in &r.needs {
+                    let known = x86_features().any(|x| x == f)
+                        || AARCH64_FEATURES.contains(&f.as_str());
+                    assert!(known, "{}: {}: feature {f} is not in xtask's lists", list.alg, r.name);
+                }
             }
         }
-        assert!(can_run("soft").is_ok());
-        assert!(can_run("no-such-backend").is_err());
+        assert!(can_run(&row(&[], &[])).is_ok());
+        assert!(can_run(&row(&["no-such-arch"], &[])).is_err());
     }
 
     #[cfg(target_arch = "x86_64")]
     #[test]
     fn x86_64_host() {
-        assert!(can_run("x86_64").is_ok());
+        assert!(can_run(&row(&["x86_64"], &["sse2"])).is_ok());
         assert_eq!(has_feature("sse2"), Some(true));
         assert_eq!(has_feature("neon"), None);
-        assert!(can_run("neon").is_err());
-        for f in X86_FEATURES {
+        assert!(can_run(&row(&["aarch64"], &["neon"])).is_err());
+        for f in x86_features() {
             assert!(has_feature(f).is_some(), "{f}");
         }
     }

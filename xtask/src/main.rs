@@ -3,11 +3,12 @@
 //! `cargo xtask ci` is what `.ci/run` calls: setup, host CPU features, fmt, clippy, tidy,
 //! tests (release), every forced backend (with debug assertions), the qemu CPU ladder, docs, a benches
 //! smoke run, semver-checks against the RustCrypto releases, and the drop-in check. Run
-//! `cargo xtask help` for every command. Plain std, no dependencies.
+//! `cargo xtask help` for every command. Plain std and the workspace's dependency-free
+//! `simdcrypt-dispatch` (for CPU features as the crates detect them).
 //!
-//! The forced backends are the root `Cargo.toml`'s `unexpected_cfgs` check-cfg list
-//! (`cfg(md5_backend, values("soft", "avx512"))` → crate with lib name `md5`);
-//! what each backend needs from the CPU is the table in `cpu.rs`.
+//! The forced backends are the rows of each crate's backend table (the
+//! `simdcrypt_dispatch::backends!` invocation in `crates/<x>/src/backends.rs`), with the
+//! architectures and CPU features each row needs; `workspace.rs` reads them.
 
 #![forbid(unsafe_code)]
 

@@ -3,9 +3,13 @@
 //! - (a) every `.rs` file under `crates/*/src` (and `benches/src`, `xtask/src`) is
 //!   reachable through `mod` declarations from `lib.rs` (or `main.rs`, `bin/*.rs`): a
 //!   file nobody declares is never compiled;
-//! - (b) every check-cfg backend value `v` of crate C has `src/backends/v.rs` (or
-//!   `backends/v/mod.rs`), a test `fn v_matches_soft` (not for `soft` itself), a bench id
-//!   `"v"` in `benches/*.rs`, and an entry in xtask's CPU table; and its crate exists;
+//! - (b) every crate with `src/backends/` declares its backends in one table (the
+//!   `simdcrypt_dispatch::backends!` invocation in `src/backends.rs`) whose cfg is
+//!   `<lib>_backend` and is listed in the root `Cargo.toml`'s check-cfg; every row `v` has
+//!   `src/backends/v.rs` (or `backends/v/mod.rs`) and a test `fn v_matches_soft` (not
+//!   for `soft` itself), needs only CPU features the dispatch crate detects, and is
+//!   benched (the crate's benches iterate `__backends::ALL`). Nothing else names a
+//!   backend: adding one is its file, its row and its crate docs' row;
 //! - (c) `#[target_feature` appears only in files under `src/backends/`;
 //! - (d) every `unsafe {` block and `unsafe impl` has a `// SAFETY:` comment on its line,
 //!   within the 3 lines before it, or in the comment block right above it;
@@ -244,32 +248,39 @@ fn reachable(r: &mut Report<'_>, src: &Path) {
 
 fn backends(r: &mut Report<'_>, ws: &Workspace) {
     let manifest = ws.root.join("Cargo.toml");
-    for list in &ws.backends {
-        let cfg = list.cfg_name();
-        for v in &list.values {
-            if cpu::requirement(v).is_none() {
+    let root_text = read(&manifest);
+    for krate in &ws.crates {
+        let list = ws.backends.iter().find(|l| l.file.starts_with(&krate.dir));
+        let Some(list) = list else {
+            if krate.dir.join("src/backends").is_dir() {
                 r.add(
-                    &manifest,
-                    list.line,
+                    &krate.dir.join("src/backends.rs"),
+                    1,
                     format!(
-                        "{cfg}=\"{v}\": backend `{v}` is not in xtask/src/cpu.rs BACKENDS \
-                         (xtask cannot tell whether this CPU runs it)"
+                        "{}: src/backends/ exists but src/backends.rs has no \
+                         `simdcrypt_dispatch::backends!` table",
+                        krate.package
                     ),
                 );
             }
-        }
-        let Some(krate) = ws.crate_for(list) else {
-            r.add(
-                &manifest,
-                list.line,
-                format!(
-                    "check-cfg `{cfg}` names no crate: no crates/*/Cargo.toml has lib name `{}`",
-                    list.alg
-                ),
-            );
             continue;
         };
+        let cfg = list.cfg_name();
         let name = &krate.package;
+        if list.alg != krate.lib {
+            r.add(
+                &list.file,
+                list.line,
+                format!("{name}: the table's cfg is `{cfg}`, not `{}_backend`", krate.lib),
+            );
+        }
+        if !root_text.contains(&format!("'cfg({cfg},")) {
+            r.add(
+                &manifest,
+                1,
+                format!("{name}: the workspace check-cfg has no `cfg({cfg}, values(any()))`"),
+            );
+        }
         let all_rs: Vec<PathBuf> = ["src", "tests", "benches"]
             .iter()
             .flat_map(|d| files_with_suffix(&krate.dir.join(d), ".rs"))
@@ -284,32 +295,45 @@ fn backends(r: &mut Report<'_>, ws: &Workspace) {
             .map(|p| read(p))
             .collect::<Vec<_>>()
             .join("\n");
+        if !bench_code.contains("__backends::ALL") {
+            r.add(
+                &list.file,
+                list.line,
+                format!("{name}: no bench iterates `__backends::ALL` (every backend is benched)"),
+            );
+        }
         let docs = crate_docs(krate);
         let lib_rs = krate.dir.join("src/lib.rs");
-        for v in &list.values {
+        for row in &list.rows {
+            let v = &row.name;
             let backends_dir = krate.dir.join("src/backends");
             if !backends_dir.join(format!("{v}.rs")).is_file()
                 && !backends_dir.join(v).join("mod.rs").is_file()
             {
                 r.add(
-                    &manifest,
-                    list.line,
+                    &list.file,
+                    row.line,
                     format!("{name}: backend `{v}` has no file src/backends/{v}.rs"),
                 );
             }
             if v != "soft" && !has_fn(&code, &format!("{v}_matches_soft")) {
                 r.add(
-                    &manifest,
-                    list.line,
+                    &list.file,
+                    row.line,
                     format!("{name}: backend `{v}` has no test `fn {v}_matches_soft`"),
                 );
             }
-            if !bench_code.contains(&format!("\"{v}\"")) {
-                r.add(
-                    &manifest,
-                    list.line,
-                    format!("{name}: backend `{v}` has no bench id: no \"{v}\" in benches/*.rs"),
-                );
+            for f in &row.needs {
+                if cpu::has_feature(f).is_none() && !cpu::AARCH64_FEATURES.contains(&f.as_str()) {
+                    r.add(
+                        &list.file,
+                        row.line,
+                        format!(
+                            "{name}: backend `{v}` needs `{f}`, which simdcrypt-dispatch \
+                             does not detect"
+                        ),
+                    );
+                }
             }
             if !docs_name(&docs, &cfg, v) {
                 r.add(
@@ -494,7 +518,7 @@ mod tests {
                 "Cargo.toml".into(),
                 "[workspace]\nmembers = [\"crates/*\"]\n[workspace.lints.rust]\n\
                  unexpected_cfgs = { level = \"warn\", check-cfg = [\n\
-                 \x20   'cfg(foo_backend, values(\"soft\", \"avx2\"))',\n] }\n"
+                 \x20   'cfg(foo_backend, values(any()))',\n] }\n"
                     .into(),
             ),
             (
@@ -517,6 +541,9 @@ mod tests {
                 "crates/foo-x/src/backends.rs".into(),
                 format!(
                     "pub(crate) mod soft;\n#[cfg(target_arch = \"x86_64\")]\nmod avx2;\n\n\
+                     simdcrypt_dispatch::backends! {{\n    crate: \"foo-x\", cfg: foo_backend;\n    \
+                     /// Portable.\n    \"soft\" => Soft;\n    /// AVX2.\n    \"avx2\" => Avx2 {{\n        \
+                     arch: [\"x86_64\"],\n        needs: [\"avx2\"],\n    }}\n}}\n\n\
                      fn call() {{\n    // SAFETY: detect() proved AVX2.\n    {U} {{ avx2::f() }}\n}}\n"
                 ),
             ),
@@ -539,7 +566,7 @@ mod tests {
             ),
             (
                 "crates/foo-x/benches/foo.rs".into(),
-                "const IDS: [&str; 2] = [\"soft\", \"avx2\"];\n".into(),
+                "fn ids() -> &'static [&'static str] {\n    foo::__backends::ALL\n}\n".into(),
             ),
             (
                 "crates/foo-x/tests/data/vectors.txt".into(),
@@ -623,22 +650,33 @@ mod tests {
         assert_one(&v, "crates/foo-x/src/lib.rs:", "`mod gone;` has no file");
     }
 
+    const TABLE: &str = "crates/foo-x/src/backends.rs";
+
+    /// `edit` applied to the clean tree's backends.rs.
+    fn table_with(edit: impl FnOnce(&str) -> String) -> Tree {
+        tree_with(|f| {
+            let text = f.iter().find(|(p, _)| p == TABLE).unwrap().1.clone();
+            set(f, TABLE, &edit(&text));
+        })
+    }
+
     #[test]
-    fn backend_without_file_test_bench_docs() {
-        let v = tree_with(|f| {
-            let root = f[0].1.replace("\"avx2\"", "\"avx2\", \"gfni\"");
-            set(f, "Cargo.toml", &root);
+    fn backend_without_file_test_docs() {
+        let v = table_with(|t| {
+            t.replace(
+                "    \"avx2\" => Avx2 {",
+                "    \"gfni\" => Gfni {\n        arch: [\"x86_64\"],\n        needs: [\"gfni\"],\n    }\n    \"avx2\" => Avx2 {",
+            )
         })
         .violations();
-        assert_eq!(v.len(), 4, "{v:#?}");
+        assert_eq!(v.len(), 3, "{v:#?}");
         assert!(
-            v[0].starts_with("Cargo.toml:5: foo-x: backend `gfni` has no bench id"),
+            v[0].starts_with("crates/foo-x/src/backends.rs:10: foo-x: backend `gfni` has no file"),
             "{v:#?}"
         );
-        assert!(v[1].contains("src/backends/gfni.rs"), "{v:#?}");
-        assert!(v[2].contains("fn gfni_matches_soft"), "{v:#?}");
+        assert!(v[1].contains("fn gfni_matches_soft"), "{v:#?}");
         assert!(
-            v[3].starts_with("crates/foo-x/src/lib.rs:1") && v[3].contains("`gfni`"),
+            v[2].starts_with("crates/foo-x/src/lib.rs:1") && v[2].contains("`gfni`"),
             "{v:#?}"
         );
     }
@@ -646,38 +684,32 @@ mod tests {
     #[test]
     fn no_bench_file() {
         let v = tree_with(|f| remove(f, "crates/foo-x/benches/foo.rs")).violations();
-        assert_eq!(v.len(), 2, "{v:#?}");
-        assert!(
-            v.iter()
-                .all(|l| l.starts_with("Cargo.toml:5:") && l.contains("no bench id"))
-        );
+        assert_one(&v, "crates/foo-x/src/backends.rs:5:", "__backends::ALL");
     }
 
     #[test]
-    fn backend_unknown_to_xtask() {
-        let v = tree_with(|f| {
-            let root = f[0].1.replace("\"avx2\"", "\"avx2\", \"quantum\"");
-            set(f, "Cargo.toml", &root);
-        })
-        .violations();
-        assert!(
-            v.iter()
-                .any(|l| l.starts_with("Cargo.toml:5:") && l.contains("not in xtask/src/cpu.rs")),
-            "{v:#?}"
-        );
+    fn feature_unknown_to_dispatch() {
+        let v = table_with(|t| t.replace("[\"avx2\"]", "[\"avx2\", \"quantum\"]")).violations();
+        assert_one(&v, "crates/foo-x/src/backends.rs:10:", "`quantum`");
     }
 
     #[test]
-    fn cfg_without_crate() {
+    fn table_cfg_checked() {
         let v = tree_with(|f| {
-            let root = f[0].1.replace(
-                "values(\"soft\", \"avx2\"))',",
-                "values(\"soft\", \"avx2\"))',\n    'cfg(bar_backend, values(\"soft\"))',",
-            );
+            let root = f[0].1.replace("foo_backend", "bar_backend");
             set(f, "Cargo.toml", &root);
         })
         .violations();
-        assert_one(&v, "Cargo.toml:6", "names no crate");
+        assert_one(&v, "Cargo.toml:1", "no `cfg(foo_backend, values(any()))`");
+        let v = table_with(|t| t.replace("cfg: foo_backend", "cfg: fo_backend")).violations();
+        assert_eq!(v.len(), 2, "{v:#?}"); // the cfg name and its check-cfg line
+        assert!(v.iter().any(|l| l.contains("not `foo_backend`")), "{v:#?}");
+    }
+
+    #[test]
+    fn backends_dir_without_table() {
+        let v = table_with(|t| t.replace("backends! {", "not_a_table! {")).violations();
+        assert_one(&v, "crates/foo-x/src/backends.rs:1", "no `simdcrypt_dispatch::backends!`");
     }
 
     #[test]

@@ -1,8 +1,10 @@
 //! What xtask knows about the workspace, read from the manifests' text.
 //!
-//! The root `Cargo.toml`'s `unexpected_cfgs` check-cfg list is the list of forced backends;
-//! each `crates/*/Cargo.toml` gives a package name, lib name, version, `publish` and the
-//! RustCrypto peer it is checked against. Only the few lines needed are parsed, by hand.
+//! Each crate's backend table (the `simdcrypt_dispatch::backends!` invocation in its
+//! `src/backends.rs`) is the list of its backends, with the architectures and CPU features
+//! each needs; each `crates/*/Cargo.toml` gives a package name, lib name, version,
+//! `publish` and the RustCrypto peer it is checked against. Only the few lines needed are
+//! parsed, by hand.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -25,13 +27,30 @@ pub struct Crate {
     pub peer_version: Option<String>,
 }
 
-/// One `cfg(<alg>_backend, values(…))` line of the root manifest.
+/// One crate's backend table (`backends! { crate: …, cfg: <alg>_backend; … }`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BackendList {
     /// `md5` (the cfg name without `_backend`).
     pub alg: String,
+    /// The backend names, in table order (`soft` first).
     pub values: Vec<String>,
-    /// 1-based line in the root `Cargo.toml`.
+    /// The rows, in the same order.
+    pub rows: Vec<Row>,
+    /// The table's file (`crates/<x>/src/backends.rs`).
+    pub file: PathBuf,
+    /// 1-based line of `backends!` in that file.
+    pub line: usize,
+}
+
+/// One row of a backend table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row {
+    pub name: String,
+    /// `target_arch` values; empty for `soft` (every target).
+    pub arch: Vec<String>,
+    /// CPU features (names of `is_x86_feature_detected!`).
+    pub needs: Vec<String>,
+    /// 1-based line of the row in the table's file.
     pub line: usize,
 }
 
@@ -50,6 +69,11 @@ impl BackendList {
     pub fn cfg_name(&self) -> String {
         format!("{}_backend", self.alg)
     }
+
+    /// The row of backend `name`.
+    pub fn row(&self, name: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.name == name)
+    }
 }
 
 #[derive(Debug)]
@@ -66,9 +90,8 @@ pub struct Workspace {
 impl Workspace {
     pub fn load(root: &Path) -> Result<Self> {
         let manifest = root.join("Cargo.toml");
-        let text = fs::read_to_string(&manifest)
-            .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
-        let backends = parse_check_cfg(&text);
+        fs::metadata(&manifest).map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+        let mut backends = Vec::new();
         let mut crates = Vec::new();
         if let Ok(entries) = fs::read_dir(root.join("crates")) {
             let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok()).map(|e| e.path()).collect();
@@ -79,6 +102,13 @@ impl Workspace {
                     let m = parse_manifest(&text);
                     let Some(package) = m.package else { continue };
                     let lib = m.lib.unwrap_or_else(|| package.replace('-', "_"));
+                    let table = dir.join("src/backends.rs");
+                    if let Some(list) = fs::read_to_string(&table)
+                        .ok()
+                        .and_then(|t| parse_table(&t, &table))
+                    {
+                        backends.push(list);
+                    }
                     crates.push(Crate {
                         dir,
                         package,
@@ -136,41 +166,69 @@ impl Workspace {
     }
 }
 
-/// Every `cfg(<x>_backend, values("a", "b"))` in the text (comment lines skipped).
-pub fn parse_check_cfg(text: &str) -> Vec<BackendList> {
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with('#') {
+/// The `backends! { … }` table in `text` (the file at `file`), if there is one.
+///
+/// The grammar is `simdcrypt_dispatch::backends!`'s: `cfg: <alg>_backend;`, then rows
+/// `"name" => Variant;` (soft) or `"name" => Variant { arch: [..], needs: [..], … }`.
+pub fn parse_table(text: &str, file: &Path) -> Option<BackendList> {
+    let start = text
+        .lines()
+        .position(|l| !l.trim_start().starts_with("//") && l.contains("backends! {"))?;
+    let mut alg = None;
+    let mut rows: Vec<Row> = Vec::new();
+    let mut depth = 1i64;
+    for (i, line) in text.lines().enumerate().skip(start + 1) {
+        let t = line.trim();
+        if t.starts_with("//") {
             continue;
         }
-        let mut rest = line;
-        while let Some(pos) = rest.find("cfg(") {
-            rest = &rest[pos + 4..];
-            let name: String = rest
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            let Some(alg) = name.strip_suffix("_backend") else {
-                continue;
-            };
-            let Some(vpos) = rest.find("values(") else {
-                continue;
-            };
-            let inner = &rest[vpos + 7..];
-            let inner = &inner[..inner.find(')').unwrap_or(inner.len())];
-            let values = inner
-                .split(',')
-                .map(|v| v.trim().trim_matches('"').to_string())
-                .filter(|v| !v.is_empty())
-                .collect();
-            out.push(BackendList {
-                alg: alg.to_string(),
-                values,
+        // Rows with fields open and close braces; the table ends where its own closes.
+        depth += t.matches('{').count() as i64 - t.matches('}').count() as i64;
+        if depth <= 0 {
+            break;
+        }
+        if let Some(rest) = t.strip_prefix("crate:") {
+            if let Some(pos) = rest.find("cfg:") {
+                let cfg = rest[pos + 4..].trim().trim_end_matches(';').trim();
+                alg = cfg.strip_suffix("_backend").map(str::to_string);
+            }
+            continue;
+        }
+        if t.starts_with('"')
+            && let Some((name, _)) = t[1..].split_once("\" =>")
+        {
+            rows.push(Row {
+                name: name.to_string(),
+                arch: Vec::new(),
+                needs: Vec::new(),
                 line: i + 1,
             });
+            continue;
+        }
+        let list = |key: &str| -> Option<Vec<String>> {
+            let rest = t.strip_prefix(key)?.trim().strip_prefix('[')?;
+            let inner = &rest[..rest.find(']')?];
+            Some(
+                inner
+                    .split(',')
+                    .map(|v| v.trim().trim_matches('"').to_string())
+                    .filter(|v| !v.is_empty())
+                    .collect(),
+            )
+        };
+        if let (Some(row), Some(v)) = (rows.last_mut(), list("arch:")) {
+            row.arch = v;
+        } else if let (Some(row), Some(v)) = (rows.last_mut(), list("needs:")) {
+            row.needs = v;
         }
     }
-    out
+    Some(BackendList {
+        alg: alg?,
+        values: rows.iter().map(|r| r.name.clone()).collect(),
+        rows,
+        file: file.to_path_buf(),
+        line: start + 1,
+    })
 }
 
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -286,33 +344,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn check_cfg_list() {
-        let text = r#"
-[workspace.lints.rust]
-# cfg(commented_backend, values("x"))
-unexpected_cfgs = { level = "warn", check-cfg = [
-    'cfg(rc4_backend, values("soft"))',
-    'cfg(md5_backend, values("soft", "avx512"))',
-    'cfg(docsrs)',
-] }
+    fn backend_table() {
+        let text = r#"//! Docs.
+mod avx2;
+
+simdcrypt_dispatch::backends! {
+    crate: "md-5", cfg: md5_backend;
+    /// Portable.
+    "soft" => Soft;
+    /// AVX-512 { in a doc comment }.
+    "avx512" => Avx512 {
+        arch: ["x86_64"],
+        needs: ["avx512f", "avx512vl"],
+        blocks: 4,
+    }
+    // A comment "quoted" => Not.
+    "avx2" => Avx2 {
+        arch: ["x86", "x86_64"],
+        needs: [],
+        avoid: ["slow-gather"],
+    }
+}
+
+fn after() { let _ = "x" => 1; }
 "#;
-        let b = parse_check_cfg(text);
-        assert_eq!(
-            b,
-            vec![
-                BackendList {
-                    alg: "rc4".into(),
-                    values: vec!["soft".into()],
-                    line: 5
-                },
-                BackendList {
-                    alg: "md5".into(),
-                    values: vec!["soft".into(), "avx512".into()],
-                    line: 6
-                },
-            ]
-        );
-        assert_eq!(b[1].cfg_name(), "md5_backend");
+        let b = parse_table(text, Path::new("b.rs")).unwrap();
+        assert_eq!(b.alg, "md5");
+        assert_eq!(b.cfg_name(), "md5_backend");
+        assert_eq!(b.values, ["soft", "avx512", "avx2"]);
+        assert_eq!(b.line, 4);
+        let r = b.row("avx512").unwrap();
+        assert_eq!((r.arch.as_slice(), r.line), (&["x86_64".to_string()][..], 9));
+        assert_eq!(r.needs, ["avx512f", "avx512vl"]);
+        assert_eq!(b.row("avx2").unwrap().arch, ["x86", "x86_64"]);
+        assert!(b.row("avx2").unwrap().needs.is_empty());
+        assert!(b.row("soft").unwrap().arch.is_empty());
+        assert_eq!(parse_table("fn f() {}\n", Path::new("c.rs")), None);
     }
 
     #[test]

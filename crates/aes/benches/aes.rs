@@ -30,7 +30,7 @@ macro_rules! ecb_group {
         fn $fn(c: &mut Criterion) {
             let key = [7u8; $n];
             let mut impls = Vec::new();
-            for id in ["soft", "avx2", "aesni", "vaes256", "vaes512"] {
+            for &id in aes::__backends::ALL {
                 if aes::__backends::available(id) {
                     impls.push(ecb(id, aes::__backends::$with(id, &key)));
                 } else {

@@ -28,7 +28,7 @@ macro_rules! ecb_group {
         fn $fn(c: &mut Criterion) {
             let key = [7u8; $n];
             let mut impls = Vec::new();
-            for id in ["soft", "aesni_avx2", "gfni_avx2", "gfni_avx512"] {
+            for &id in camellia::__backends::ALL {
                 if camellia::__backends::available(id) {
                     impls.push(ecb(id, camellia::__backends::$with(id, &key)));
                 } else {

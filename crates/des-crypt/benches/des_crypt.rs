@@ -14,7 +14,7 @@ fn batch(c: &mut Criterion) {
     let mut g = c.benchmark_group("descrypt-batch");
     for n in [64usize, 4096] {
         g.throughput(Throughput::Elements(n as u64));
-        for id in ["soft", "avx2", "avx512"] {
+        for &id in des_crypt::__backends::ALL {
             if !des_crypt::__backends::available(id) {
                 println!("SKIP descrypt-batch/{id}: this CPU lacks the features it needs");
                 continue;
@@ -28,7 +28,7 @@ fn batch(c: &mut Criterion) {
     let mut g = c.benchmark_group("descrypt-many");
     let jobs: Vec<(&[u8], &str)> = keys.iter().map(|k| (&k[..], "ab")).collect();
     g.throughput(Throughput::Elements(jobs.len() as u64));
-    for id in ["soft", "avx2", "avx512"] {
+    for &id in des_crypt::__backends::ALL {
         if des_crypt::__backends::available(id) {
             g.bench_function(BenchmarkId::new(id, jobs.len()), |b| {
                 b.iter(|| des_crypt::__backends::crypt_many_with(id, black_box(&jobs)))

@@ -30,7 +30,7 @@ macro_rules! group {
             let key = [7u8; $n];
             let iv = [9u8; 8];
             let mut impls = Vec::new();
-            for id in ["soft", "avx2", "avx512"] {
+            for &id in des::__backends::ALL {
                 if des::__backends::available(id) {
                     impls.push(ecb(id, des::__backends::$with(id, &key)));
                 } else {

@@ -27,7 +27,7 @@ const KEY: [u8; 16] = [7; 16];
 
 fn raw(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "avx2", "avx512"] {
+    for &id in idea::__backends::ALL {
         if idea::__backends::available(id) {
             impls.push(ecb(id, idea::__backends::idea_with(id, &KEY)));
         } else {

@@ -35,7 +35,7 @@ fn md5_with(msg: &[u8], compress: impl Fn(&mut [u32; 4], &[[u8; 64]])) -> [u32; 
 
 fn md5(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "avx2", "avx512"] {
+    for &id in md5::__backends::ALL {
         if md5::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 black_box(md5_with(buf, |s, b| {
@@ -63,7 +63,7 @@ fn segments(buf: &[u8]) -> [&[u8]; 16] {
 /// 16 messages per operation: the buffer's 16 segments.
 fn md5_mb16(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "avx2", "avx512"] {
+    for &id in md5::__backends::ALL {
         if md5::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 let mut out = [[0u8; 16]; 16];

@@ -26,7 +26,7 @@ fn md2_with(id: &str, msg: &[u8]) -> [u8; 16] {
 
 fn md2(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft"] {
+    for &id in md2::__backends::ALL {
         if md2::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 black_box(md2_with(id, buf));

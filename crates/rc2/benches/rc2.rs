@@ -37,7 +37,7 @@ fn theirs() -> rc_rc2::Rc2 {
 
 fn raw(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "avx2", "avx512"] {
+    for &id in rc2::__backends::ALL {
         if rc2::__backends::available(id) {
             impls.push(ecb(id, rc2::__backends::rc2_with(id, &KEY, 128)));
         } else {

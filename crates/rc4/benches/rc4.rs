@@ -9,7 +9,7 @@ const KEY: &[u8; 16] = b"simdcrypt bench!";
 
 fn rc4(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft"] {
+    for &id in rc4::__backends::ALL {
         if __backends::available(id) {
             let mut cipher = Rc4::new_from_slice(KEY).unwrap();
             impls.push(Bench::new(id, move |buf| {

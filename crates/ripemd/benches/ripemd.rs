@@ -66,7 +66,7 @@ macro_rules! width {
     ($fn:ident, $group:literal, $init:ident, $with:path, $ours:ty, $peer:ty) => {
         fn $fn(c: &mut Criterion) {
             let mut impls = Vec::new();
-            for id in ["soft"] {
+            for &id in ripemd::__backends::ALL {
                 if ripemd::__backends::available(id) {
                     impls.push(Bench::new(id, move |buf: &mut [u8]| {
                         black_box(hash_with($init, buf, |s, b| $with(id, s, b)));

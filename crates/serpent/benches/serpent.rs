@@ -24,7 +24,7 @@ fn ecb<C: BlockCipherEncrypt<BlockSize = U16> + 'static>(id: &str, c: C) -> Benc
 fn raw(c: &mut Criterion) {
     let key = [7u8; 16];
     let mut impls = Vec::new();
-    for id in ["soft", "avx2", "avx512"] {
+    for &id in serpent::__backends::ALL {
         if serpent::__backends::available(id) {
             impls.push(ecb(id, serpent::__backends::serpent_with(id, &key)));
         } else {

@@ -43,7 +43,7 @@ fn sha1_with(msg: &[u8], compress: impl Fn(&mut [u32; 5], &[[u8; 64]])) -> [u32;
 
 fn sha1(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "shani", "avx2", "avx512"] {
+    for &id in sha1::__backends::ALL {
         if sha1::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 black_box(sha1_with(buf, |s, b| {
@@ -71,7 +71,7 @@ fn segments(buf: &[u8]) -> [&[u8]; 16] {
 /// 16 messages per operation: the buffer's 16 segments.
 fn sha1_mb16(c: &mut Criterion) {
     let mut impls = Vec::new();
-    for id in ["soft", "shani", "avx2", "avx512"] {
+    for &id in sha1::__backends::ALL {
         if sha1::__backends::available(id) {
             impls.push(Bench::new(id, move |buf: &mut [u8]| {
                 let mut out = [[0u8; 20]; 16];

@@ -28,7 +28,7 @@ fn ecb<C: BlockCipherEncrypt<BlockSize = U16> + 'static>(id: &str, c: C) -> Benc
 fn raw(c: &mut Criterion) {
     let key = [7u8; 16];
     let mut impls = Vec::new();
-    for id in ["soft", "avx2", "avx512", "gfni_avx512"] {
+    for &id in twofish::__backends::ALL {
         if twofish::__backends::available(id) {
             impls.push(ecb(id, twofish::__backends::twofish_with(id, &key)));
         } else {
