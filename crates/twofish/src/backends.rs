@@ -1,12 +1,21 @@
 //! Backend selection: the only place that decides which Twofish implementation runs.
 //!
-//! `detect()` returns the backend forced by `--cfg twofish_backend="…"`, else the best one
-//! this CPU supports. Every backend reads the same expanded key ([`soft::Tables`]: the 40
-//! subkeys and the four key-dependent 8→32 tables), so a cipher stores its backend next
-//! to one key layout and a bulk call dispatches once.
+//! `detect()` returns the backend forced by `--cfg twofish_backend="…"`, else the first
+//! row of the table below that this CPU runs and does not avoid. Every backend reads the
+//! same expanded key ([`soft::Tables`]: the 40 subkeys and the four key-dependent 8→32
+//! tables), so a cipher stores its backend next to one key layout and a bulk call
+//! dispatches once.
 //!
-//! Preference on x86: `avx512` > `avx2` > `soft`. `gfni_avx512` (constant time, about 25% slower
-//! than `avx512` on the reference machine) is chosen only when forced; see [`best`].
+//! Preference on x86: `avx512` (except on CPUs in the `slow-gather` class) >
+//! `gfni_avx512` > `avx2` > `soft`. Measured on the reference machine (Intel Xeon with
+//! AVX-512, VBMI, GFNI and AVX512-FP16, so not `slow-gather`; one interleaved run, 8 KiB
+//! ECB, TSC cycles per byte, minimum of 31 samples) the `vpgatherdd` backend does 2.85
+//! and `gfni_avx512` 3.57 (`avx2`: 5.4), so the gathers win there and `avx512` is
+//! chosen. On AMD Zen 4 (issue 18, 8 KiB) `gfni_avx512` does 3.05 and `avx512` 6.49:
+//! gathers issue as scalar loads, so on `slow-gather` CPUs `avx512` is skipped and
+//! `gfni_avx512` (also the constant-time choice for whole batches) is chosen where the
+//! CPU has it, else `avx2`. Force `gfni_avx512` anywhere with
+//! `--cfg twofish_backend="gfni_avx512"`.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -20,181 +29,39 @@ pub(crate) use soft::Tables;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U16};
 
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(avx2_cpuid, "avx2");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(avx512_cpuid, "avx2", "avx512f");
-// The `avx512` backend's key schedule builds its tables with VBMI byte permutes when the
-// CPU has them (Ice Lake, Zen 4 and later), else with the scalar code.
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(vbmi_cpuid, "avx2", "avx512f", "avx512bw", "avx512vbmi");
-
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(
-    gfni_cpuid,
-    "avx2",
-    "avx512f",
-    "avx512bw",
-    "avx512vbmi",
-    "gfni"
-);
-
-/// Proof that the CPU has AVX2, AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI with OS
-/// support for `zmm`: only [`gfni_token`] makes one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct GfniToken(());
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn gfni_token() -> Option<GfniToken> {
-    gfni_cpuid::get().then_some(GfniToken(()))
-}
-
-/// Whether the VBMI key schedule can run (for tests).
-#[cfg(all(test, target_arch = "x86_64"))]
-pub(crate) fn vbmi_available() -> bool {
-    vbmi_cpuid::get()
-}
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`avx2_token`]
-/// makes one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AVX-512F with `zmm` state enabled by the OS: only
-/// [`avx512_token`] makes one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "twofish", cfg: twofish_backend;
     /// Portable table code, three blocks interleaved, every target.
-    Soft,
-    /// `ymm` rounds with scalar table look-ups, 16 blocks in flight.
-    #[cfg(target_arch = "x86_64")]
-    Avx2(Avx2Token),
+    "soft" => Soft;
     /// `vpgatherdd` on `zmm`, 32 blocks in flight.
-    #[cfg(target_arch = "x86_64")]
-    Avx512(Avx512Token),
+    "avx512" => Avx512 {
+        arch: ["x86_64"],
+        needs: ["avx2", "avx512f"],
+        avoid: ["slow-gather"],
+    }
     /// `vpermi2b` S-boxes and `gf2p8mulb` MDS on `zmm`, 32 blocks in flight.
-    #[cfg(target_arch = "x86_64")]
-    GfniAvx512(GfniToken),
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(_) => "avx512",
-            #[cfg(target_arch = "x86_64")]
-            Backend::GfniAvx512(_) => "gfni_avx512",
-        }
+    "gfni_avx512" => GfniAvx512 {
+        arch: ["x86_64"],
+        needs: ["avx2", "avx512f", "avx512bw", "avx512vbmi", "gfni"],
+    }
+    /// `ymm` rounds with scalar table look-ups, 16 blocks in flight.
+    "avx2" => Avx2 {
+        arch: ["x86_64"],
+        needs: ["avx2"],
     }
 }
 
+/// The features of the `avx512` backend's VBMI key schedule, which builds its tables with
+/// byte permutes when the CPU has them (Ice Lake, Zen 4 and later), else with the scalar
+/// code.
+#[cfg(target_arch = "x86_64")]
+const VBMI: u64 = simdcrypt_dispatch::mask(&["avx2", "avx512f", "avx512bw", "avx512vbmi"]);
+
+/// Whether the VBMI key schedule can run.
 #[cfg(target_arch = "x86_64")]
 #[inline]
-fn avx2_token() -> Option<Avx2Token> {
-    avx2_cpuid::get().then_some(Avx2Token(()))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn avx512_token() -> Option<Avx512Token> {
-    avx512_cpuid::get().then_some(Avx512Token(()))
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(target_arch = "x86_64")]
-        "avx2" => avx2_token().map(Backend::Avx2),
-        #[cfg(target_arch = "x86_64")]
-        "avx512" => avx512_token().map(Backend::Avx512),
-        #[cfg(target_arch = "x86_64")]
-        "gfni_avx512" => gfni_token().map(Backend::GfniAvx512),
-        _ => None,
-    }
-}
-
-/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
-///
-/// `gfni_avx512` is never picked here: measured on the reference machine (Intel Xeon with
-/// AVX-512, VBMI and GFNI; one interleaved run, 8 KiB ECB, TSC cycles per byte, minimum
-/// of 31 samples) the `vpgatherdd` backend does 2.85 and `gfni_avx512` 3.57 (`avx2`: 5.4), so
-/// the gathers win on speed; `gfni_avx512` is the constant-time choice, forced with
-/// `--cfg twofish_backend="gfni_avx512"`.
-#[inline]
-#[cfg_attr(
-    any(
-        twofish_backend = "soft",
-        twofish_backend = "avx2",
-        twofish_backend = "avx512",
-        twofish_backend = "gfni_avx512"
-    ),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(t) = avx512_token() {
-            return Backend::Avx512(t);
-        }
-        if let Some(t) = avx2_token() {
-            return Backend::Avx2(t);
-        }
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg twofish_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(twofish_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(twofish_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86-64");
-    #[cfg(twofish_backend = "avx512")]
-    let backend = forced("avx512", "AVX2 and AVX-512F on x86-64");
-    #[cfg(twofish_backend = "gfni_avx512")]
-    let backend = forced(
-        "gfni_avx512",
-        "AVX2, AVX-512F, AVX-512BW, AVX-512 VBMI and GFNI on x86-64",
-    );
-    #[cfg(not(any(
-        twofish_backend = "soft",
-        twofish_backend = "avx2",
-        twofish_backend = "avx512",
-        twofish_backend = "gfni_avx512"
-    )))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(
-    twofish_backend = "avx2",
-    twofish_backend = "avx512",
-    twofish_backend = "gfni_avx512"
-))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => panic!(
-            "twofish was built with --cfg twofish_backend=\"{name}\", but this CPU lacks {needs}"
-        ),
-    }
+fn vbmi_available() -> bool {
+    simdcrypt_dispatch::has(VBMI)
 }
 
 /// The expanded key and the backend that runs it.
@@ -219,10 +86,10 @@ impl Keys {
             // `avx512::tables`.
             #[cfg(target_arch = "x86_64")]
             Backend::GfniAvx512(_) => unsafe { avx512::tables(key, Some(&mut s8)) },
-            // SAFETY: `vbmi_cpuid` found AVX2, AVX-512F, AVX-512BW and AVX-512 VBMI with OS
-            // support for `zmm`, the target features of `avx512::tables`.
+            // SAFETY: `vbmi_available` found AVX2, AVX-512F, AVX-512BW and AVX-512 VBMI with
+            // OS support for `zmm`, the target features of `avx512::tables`.
             #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(_) if vbmi_cpuid::get() => unsafe { avx512::tables(key, None) },
+            Backend::Avx512(_) if vbmi_available() => unsafe { avx512::tables(key, None) },
             _ => Tables::new(key),
         };
         Keys {
@@ -287,24 +154,8 @@ impl Keys {
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::{Keys, by_name};
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(target_arch = "x86_64")]
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512", "gfni_avx512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(target_arch = "x86_64"))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::{Backend, Keys};
 
     /// A [`Twofish`](crate::Twofish) with a 16-, 24- or 32-byte key that runs on backend
     /// `name`.
@@ -313,7 +164,7 @@ pub mod __backends {
     /// If `name` is unknown or cannot run on this CPU, or the key length is wrong.
     pub fn twofish_with(name: &str, key: &[u8]) -> crate::Twofish {
         assert!(matches!(key.len(), 16 | 24 | 32), "bad Twofish key length");
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => crate::Twofish::from_keys(Keys::new(b, key)),
             None => panic!("twofish backend `{name}` is not available on this CPU"),
         }

@@ -13,14 +13,14 @@
 //! # Backends
 //!
 //! Chosen once per key at construction: the one forced by `--cfg twofish_backend="…"`,
-//! else the best this CPU supports (first in the table that it has).
+//! else the first in the table that this CPU has and does not avoid.
 //!
 //! | backend | cfg value | CPU | blocks in flight |
 //! |---|---|---|---|
-//! | `vpgatherdd` on `zmm` | `twofish_backend="avx512"` | x86-64 with AVX2 and AVX-512F | 32 |
+//! | `vpgatherdd` on `zmm` (not on `slow-gather` CPUs) | `twofish_backend="avx512"` | x86-64 with AVX2 and AVX-512F | 32 |
+//! | `vpermi2b` + `gf2p8mulb` on `zmm` | `twofish_backend="gfni_avx512"` | x86-64 with AVX2, AVX-512F/BW/VBMI and GFNI | 32 |
 //! | `ymm` rounds, scalar look-ups | `twofish_backend="avx2"` | x86-64 with AVX2 | 16 |
 //! | portable table code | `twofish_backend="soft"` | every target (also 32-bit and big-endian) | 3 |
-//! | `vpermi2b` + `gf2p8mulb` on `zmm` (only when forced) | `twofish_backend="gfni_avx512"` | x86-64 with AVX2, AVX-512F/BW/VBMI and GFNI | 32 |
 //!
 //! The key schedule folds the key-dependent S-boxes and the MDS matrix into four
 //! 256-entry tables of 32-bit words (4 KiB per key), so the round function `g` is four
@@ -32,8 +32,13 @@
 //! `avx512` and `gfni_avx512` key schedules build the tables with byte permutes, 64 entries at
 //! a time. `gfni_avx512` keeps the four key-dependent 8→8 S-boxes in registers (`vpermi2b`) and
 //! does the MDS multiplication with `gf2p8mulb` through an isomorphism between
-//! Twofish's field (mod x⁸+x⁶+x⁵+x³+1) and the AES field that the instruction uses; it
-//! is about 25% slower than `avx512` here, so detection never picks it. The wide
+//! Twofish's field (mod x⁸+x⁶+x⁵+x³+1) and the AES field that the instruction uses.
+//! Which of the two `zmm` backends is faster depends on the gathers: on the reference
+//! machine (an Intel Xeon with AVX512-FP16, not in the `slow-gather` class) `gfni_avx512`
+//! is about 25% slower than `avx512`, so `avx512` is chosen; on CPUs in the
+//! `slow-gather` class (every x86 CPU but Intel's with AVX512-FP16, see
+//! `simdcrypt_dispatch::CLASSES`) `gfni_avx512` is the automatic choice — on AMD Zen 4,
+//! 8 KiB ECB, it does 3.05 cycles per byte against `avx512`'s 6.49. The wide
 //! backends hand the blocks that do not fill a batch to the narrower ones (`zmm` →
 //! `ymm` → `soft`).
 //!
@@ -41,14 +46,14 @@
 //!
 //! Twofish's S-boxes depend on the key, and table code indexes key-dependent tables with
 //! data bytes:
-//! - `soft`, `avx2`, `avx512` (the detected ones): **not constant time.** `soft`
-//!   and `avx2` load from the 4 KiB key-dependent tables at data-dependent addresses,
-//!   `avx512` does the same with `vpgatherdd`; cache-timing and gather side channels can
-//!   leak key and data bits to an attacker who shares the core or its caches. The
-//!   single-block calls (and so CBC encryption) use the `soft` code on every backend.
-//! - `gfni_avx512` (forced only): constant time for bulk calls — the S-boxes are whole `zmm`
-//!   registers indexed by `vpermi2b`, the MDS products are `gf2p8mulb`, no memory access
-//!   or branch depends on data or key. But its key schedule computes the subkeys with
+//! - `soft`, `avx2`, `avx512`: **not constant time.** `soft` and `avx2` load from the
+//!   4 KiB key-dependent tables at data-dependent addresses, `avx512` does the same with
+//!   `vpgatherdd`; cache-timing and gather side channels can leak key and data bits to an
+//!   attacker who shares the core or its caches. The single-block calls (and so CBC
+//!   encryption) use the `soft` code on every backend.
+//! - `gfni_avx512` (detected on `slow-gather` CPUs that have it, else forced): constant
+//!   time for bulk calls — the S-boxes are whole `zmm` registers indexed by `vpermi2b`,
+//!   the MDS products are `gf2p8mulb`, no memory access or branch depends on data or key. But its key schedule computes the subkeys with
 //!   scalar look-ups indexed by key bytes, and blocks that do not fill a batch of 16, and
 //!   single-block calls, run the `soft` code: only the processing of whole batches of 16
 //!   blocks is protected.

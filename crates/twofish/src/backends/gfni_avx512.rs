@@ -324,7 +324,7 @@ impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with a `GfniToken`.
+        // with a `token::GfniAvx512`.
         unsafe { run_blocks(&self.0, blocks.into_buf(), true) }
     }
 
