@@ -4,7 +4,14 @@
 //! [`State`]), built by the portable key schedule; a cipher stores the state and the
 //! chosen [`Backend`] (with its CPU-feature token), so a bulk call dispatches once.
 //!
-//! Preference on x86: `avx512` > `avx2` > `soft`; see [`best`].
+//! `detect()` returns the backend forced by `--cfg blowfish_backend="…"`, else the first
+//! row of the table below that this CPU runs and does not avoid. Preference on x86:
+//! `avx512` > `avx2` > `soft`, but both gather backends are skipped on CPUs in the
+//! `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16), which run `soft`.
+//! Measured (TSC cycles per byte, ECB encrypt, 8 KiB; figures in the crate README): on
+//! the reference machine (Intel Xeon with AVX512-FP16, not `slow-gather`) `avx512` 2.67,
+//! `avx2` 2.96, `soft` 5.27, so `avx512` is chosen there; on AMD Zen 4 (issue 18) `soft`
+//! 5.78, `avx2` 6.08, `avx512` 6.48, so the portable code wins where gathers are slow.
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
@@ -16,113 +23,21 @@ pub(crate) use soft::State;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_cpuid, "avx2");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx512_cpuid, "avx512f");
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`by_name`] and
-/// [`best`] make one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AVX-512F with `zmm` state enabled by the OS:
-/// only [`by_name`] and [`best`] make one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "blowfish", cfg: blowfish_backend;
     /// Portable Rust, four blocks interleaved.
-    Soft,
+    "soft" => Soft;
+    /// 16-lane `vpgatherdd` on `zmm`, 64 blocks in flight (tails to `avx2`).
+    "avx512" => Avx512 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx512f", "avx2"],
+        avoid: ["slow-gather"],
+    }
     /// 8-lane `vpgatherdd` on `ymm`, 32 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx2(Avx2Token),
-    /// 16-lane `vpgatherdd` on `zmm`, 64 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx512(Avx512Token),
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx512(_) => "avx512",
-        }
-    }
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx2" => avx2_cpuid::get().then_some(Backend::Avx2(Avx2Token(()))),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx512" => avx512_cpuid::get().then_some(Backend::Avx512(Avx512Token(()))),
-        _ => None,
-    }
-}
-
-/// The best backend this CPU supports: `avx512` > `avx2` > `soft` (measured on this
-/// project's reference machine; figures in the crate README).
-#[inline]
-#[cfg_attr(
-    any(
-        blowfish_backend = "soft",
-        blowfish_backend = "avx2",
-        blowfish_backend = "avx512"
-    ),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    {
-        if avx512_cpuid::get() {
-            return Backend::Avx512(Avx512Token(()));
-        }
-        if avx2_cpuid::get() {
-            return Backend::Avx2(Avx2Token(()));
-        }
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg blowfish_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(blowfish_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(blowfish_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86/x86-64");
-    #[cfg(blowfish_backend = "avx512")]
-    let backend = forced("avx512", "AVX-512F on x86/x86-64");
-    #[cfg(not(any(
-        blowfish_backend = "soft",
-        blowfish_backend = "avx2",
-        blowfish_backend = "avx512"
-    )))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(blowfish_backend = "avx2", blowfish_backend = "avx512"))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => panic!(
-            "blowfish was built with --cfg blowfish_backend=\"{name}\", but this CPU lacks {needs}"
-        ),
+    "avx2" => Avx2 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx2"],
+        avoid: ["slow-gather"],
     }
 }
 
@@ -167,25 +82,9 @@ pub(crate) fn decrypt<const LE: bool>(
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::by_name;
+    pub use super::__table::*;
+    use super::Backend;
     use byteorder::ByteOrder;
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
 
     /// A [`Blowfish`](crate::Blowfish) keyed with `key` (4..=56 bytes) that runs on
     /// backend `name`.
@@ -193,7 +92,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or `key` has a bad length.
     pub fn blowfish_with<T: ByteOrder>(name: &str, key: &[u8]) -> crate::Blowfish<T> {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => crate::Blowfish::with_backend(b, key).expect("key of 4..=56 bytes"),
             None => panic!("blowfish backend `{name}` is not available on this CPU"),
         }

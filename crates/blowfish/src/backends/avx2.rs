@@ -191,7 +191,7 @@ impl<const LE: bool> BlockCipherEncBackend for Wide<'_, LE> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Wide` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx2Token` (AVX2 with OS support for `ymm`).
+        // with a `token::Avx2` (AVX2 with OS support for `ymm`).
         unsafe { run_blocks::<LE, false>(self.st, blocks.into_buf()) }
     }
 

@@ -187,7 +187,7 @@ impl<const LE: bool> BlockCipherEncBackend for Wide<'_, LE> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Wide` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx512Token` (AVX-512F with OS support for `zmm`).
+        // with a `token::Avx512` (AVX-512F and AVX2 with OS support for `zmm`).
         unsafe { run_blocks::<LE, false>(self.st, blocks.into_buf()) }
     }
 
