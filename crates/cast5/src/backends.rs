@@ -1,9 +1,22 @@
 //! Backend selection: the only place that decides which CAST5 implementation runs.
 //!
-//! `detect()` returns the backend forced by `--cfg cast5_backend="…"`, else the best one
-//! this CPU supports. Every backend uses the same key schedule ([`soft::Keys`]); a
-//! cipher stores its backend (with the token proving the CPU can run it) beside it, so a
-//! bulk call dispatches once.
+//! `detect()` returns the backend forced by `--cfg cast5_backend="…"`, else the first row
+//! of the table below that this CPU runs. Every backend uses the same key schedule
+//! ([`soft::Keys`]); a cipher stores its backend (with the token proving the CPU can run
+//! it) beside it, so a bulk call dispatches once.
+//!
+//! Preference on x86: `avx512` > `avx2` > `soft`. Gathers against scalar interleaving,
+//! measured on this project's reference machine (Intel Xeon with AVX-512; one interleaved
+//! run, ECB over 8 KiB, TSC cycles per byte):
+//!
+//! | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
+//! |---|---|---|
+//! | 2.8 | 4.3 | 6.7 |
+//!
+//! Every path does 64 S-box look-ups per block; the scalar one also spends ~10 ALU
+//! instructions per look-up-round on the general registers, the gathers spread the
+//! address arithmetic over 8 or 16 lanes. `avx512` runs at the gather throughput (~6
+//! cycles per 16-lane gather).
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
@@ -20,48 +33,23 @@ use cipher::{
 /// A CAST5 block.
 pub(crate) type B8 = Array<u8, U8>;
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_cpuid, "avx2");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx512_cpuid, "avx2", "avx512f");
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`avx2_token`]
-/// makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AVX2 and AVX-512F with `zmm` state enabled by the OS: only
-/// [`avx512_token`] makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "cast5", cfg: cast5_backend;
     /// Portable Rust, every target: four blocks interleaved.
-    Soft,
-    /// AVX2: `vpgatherdd ymm` S-box look-ups, 16 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx2(Avx2Token),
+    "soft" => Soft;
     /// AVX-512: `vpgatherdd zmm` S-box look-ups and `vprolvd`, 64 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx512(Avx512Token),
+    "avx512" => Avx512 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx2", "avx512f"],
+    }
+    /// AVX2: `vpgatherdd ymm` S-box look-ups, 16 blocks in flight.
+    "avx2" => Avx2 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx2"],
+    }
 }
 
 impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx512(_) => "avx512",
-        }
-    }
-
     /// Runs `f` with this backend's encryption under key schedule `k`.
     #[inline]
     pub(crate) fn encrypt(self, k: &Keys, f: impl BlockCipherEncClosure<BlockSize = U8>) {
@@ -98,121 +86,13 @@ pub(crate) fn one_block(k: &Keys, block: InOut<'_, '_, B8>, enc: bool) {
     soft::run_one(k, block, enc)
 }
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn avx2_token() -> Option<Avx2Token> {
-    avx2_cpuid::get().then_some(Avx2Token(()))
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn avx512_token() -> Option<Avx512Token> {
-    avx512_cpuid::get().then_some(Avx512Token(()))
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx2" => avx2_token().map(Backend::Avx2),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx512" => avx512_token().map(Backend::Avx512),
-        _ => None,
-    }
-}
-
-/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
-///
-/// Gathers against scalar interleaving, measured on this project's reference machine
-/// (Intel Xeon with AVX-512; one interleaved run, ECB over 8 KiB, TSC cycles per byte):
-///
-/// | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
-/// |---|---|---|
-/// | 2.8 | 4.3 | 6.7 |
-///
-/// Every path does 64 S-box look-ups per block; the scalar one also spends ~10 ALU
-/// instructions per look-up-round on the general registers, the gathers spread the
-/// address arithmetic over 8 or 16 lanes. `avx512` runs at the gather throughput (~6
-/// cycles per 16-lane gather).
-#[inline]
-#[cfg_attr(
-    any(
-        cast5_backend = "soft",
-        cast5_backend = "avx2",
-        cast5_backend = "avx512"
-    ),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    {
-        if let Some(t) = avx512_token() {
-            return Backend::Avx512(t);
-        }
-        if let Some(t) = avx2_token() {
-            return Backend::Avx2(t);
-        }
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg cast5_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(cast5_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(cast5_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86/x86-64");
-    #[cfg(cast5_backend = "avx512")]
-    let backend = forced("avx512", "AVX2 and AVX-512F on x86/x86-64");
-    #[cfg(not(any(
-        cast5_backend = "soft",
-        cast5_backend = "avx2",
-        cast5_backend = "avx512"
-    )))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(cast5_backend = "avx2", cast5_backend = "avx512"))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => {
-            panic!(
-                "cast5 was built with --cfg cast5_backend=\"{name}\", but this CPU lacks {needs}"
-            )
-        }
-    }
-}
-
 /// Unstable, hidden: the backends by name, for benches, tests and the `speed` tool.
 ///
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::by_name;
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::Backend;
 
     /// A [`Cast5`](crate::Cast5) keyed with `key` (5..=16 bytes) that runs on backend
     /// `name`.
@@ -220,7 +100,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or the key length is invalid.
     pub fn cast5_with(name: &str, key: &[u8]) -> crate::Cast5 {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => crate::Cast5::with_backend(b, key).expect("a 5..=16-byte key"),
             None => panic!("cast5 backend `{name}` is not available on this CPU"),
         }

@@ -13,117 +13,19 @@ pub(crate) mod soft;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_cpuid, "avx2");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(avx512_cpuid, "avx512f", "avx512bw");
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`avx2_token`]
-/// makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AVX-512F and AVX-512BW (and AVX2) with `zmm` state enabled by the
-/// OS: only [`avx512_token`] makes one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "rc2", cfg: rc2_backend;
     /// Portable Rust, one block at a time, every target.
-    Soft,
+    "soft" => Soft;
+    /// AVX-512BW, 32 blocks per `zmm` register (tails to `avx2`).
+    "avx512" => Avx512 {
+        arch: ["x86_64"],
+        needs: ["avx512f", "avx512bw", "avx2"],
+    }
     /// AVX2, 16 blocks per `ymm` register.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx2(Avx2Token),
-    /// AVX-512BW, 32 blocks per `zmm` register.
-    #[cfg(target_arch = "x86_64")]
-    Avx512(Avx512Token),
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(_) => "avx512",
-        }
-    }
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn avx2_token() -> Option<Avx2Token> {
-    avx2_cpuid::get().then_some(Avx2Token(()))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn avx512_token() -> Option<Avx512Token> {
-    // `avx512_cpuid` checks AVX-512F/BW and the OS `zmm` state; AVX2 is implied on every
-    // CPU with AVX-512 but checked too, since the `zmm` code hands tails to `avx2`.
-    (avx512_cpuid::get() && avx2_cpuid::get()).then_some(Avx512Token(()))
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx2" => avx2_token().map(Backend::Avx2),
-        #[cfg(target_arch = "x86_64")]
-        "avx512" => avx512_token().map(Backend::Avx512),
-        _ => None,
-    }
-}
-
-/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
-#[inline]
-#[cfg_attr(
-    any(rc2_backend = "soft", rc2_backend = "avx2", rc2_backend = "avx512"),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(target_arch = "x86_64")]
-    if let Some(t) = avx512_token() {
-        return Backend::Avx512(t);
-    }
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    if let Some(t) = avx2_token() {
-        return Backend::Avx2(t);
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg rc2_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(rc2_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(rc2_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86/x86-64");
-    #[cfg(rc2_backend = "avx512")]
-    let backend = forced("avx512", "AVX-512F and AVX-512BW on x86-64");
-    #[cfg(not(any(rc2_backend = "soft", rc2_backend = "avx2", rc2_backend = "avx512")))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(rc2_backend = "avx2", rc2_backend = "avx512"))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => {
-            panic!("rc2 was built with --cfg rc2_backend=\"{name}\", but this CPU lacks {needs}")
-        }
+    "avx2" => Avx2 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx2"],
     }
 }
 
@@ -170,27 +72,8 @@ pub(crate) fn decrypt(
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::by_name;
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(target_arch = "x86_64")]
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(target_arch = "x86")]
-    pub const ALL: &[&str] = &["soft", "avx2"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::Backend;
 
     /// An [`Rc2`](crate::Rc2) for `key` with `eff_key_len` effective bits that runs on
     /// backend `name`.
@@ -198,7 +81,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn rc2_with(name: &str, key: &[u8], eff_key_len: usize) -> crate::Rc2 {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => crate::Rc2::with_backend(key, eff_key_len, b),
             None => panic!("rc2 backend `{name}` is not available on this CPU"),
         }

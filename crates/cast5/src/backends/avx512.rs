@@ -197,7 +197,7 @@ impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx512Token` (AVX2 and AVX-512F with OS support for `zmm`).
+        // with a `token::Avx512` (AVX2 and AVX-512F with OS support for `zmm`).
         unsafe { run_blocks(self.0, blocks.into_buf(), true) }
     }
 

@@ -308,7 +308,7 @@ impl BlockCipherEncBackend for Backend {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
-        // only with an `Avx2Token` (AVX2 with OS support for `ymm`).
+        // only with a `token::Avx2` (AVX2 with OS support for `ymm`).
         unsafe { run_blocks(&self.k, blocks.into_buf(), true) }
     }
 

@@ -293,7 +293,7 @@ impl BlockCipherEncBackend for Backend {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
-        // only with an `Avx512Token` (AVX2, AVX-512F and AVX-512BW with OS `zmm` support).
+        // only with a `token::Avx512` (AVX2, AVX-512F and AVX-512BW with OS `zmm` support).
         unsafe { run_blocks(&self.k, blocks.into_buf(), true) }
     }
 
