@@ -20,13 +20,18 @@ pub const GUARD: usize = 32;
 pub const MISALIGN: usize = 16;
 
 /// The lengths (in blocks, or bytes for byte-wise ciphers) that a backend handling
-/// `par` units at a time must get right: 0, 1, par−1, par, par+1, 2·par+1, and a
-/// long odd length that runs many wide iterations before its tail.
+/// `par` units at a time must get right: 0, 1 to 5 (the short calls that a size-aware
+/// backend hands to narrower code), par−1, par, par+1, 2·par+1, and a long odd length that
+/// runs many wide iterations before its tail.
 pub fn lengths(par: usize) -> Vec<usize> {
     let par = par.max(1);
     let mut v = vec![
         0,
         1,
+        2,
+        3,
+        4,
+        5,
         par - 1,
         par,
         par + 1,

@@ -19,12 +19,18 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::soft;
+use core::cell::OnceCell;
 use crate::{Blk, LENGTH_SUB_KEYS};
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, InOut, InOutBuf, ParBlocks, ParBlocksSizeUser,
     consts::{U8, U32},
 };
+
+/// Below this many blocks a call runs the `soft` one-block code instead (the table's
+/// `blocks` for `avx2`): broadcasting the 104 subkey vectors and one padded 16-block group
+/// cost more than a few serial blocks (issue 18).
+pub(crate) const MIN_BLOCKS: usize = super::token::Avx2::MIN_BLOCKS;
 
 /// Subkeys broadcast to 16 lanes, and their negations (for the zero fix-up of [`mul`]).
 pub(crate) struct Keys {
@@ -213,9 +219,11 @@ pub(crate) fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>) {
         at += 16;
     }
     let rest = n - at;
-    if rest == 1 {
-        soft::crypt(buf.get(at), &k.words);
-    } else if rest > 1 {
+    if rest > 0 && rest < MIN_BLOCKS {
+        for i in at..n {
+            soft::crypt(buf.get(i), &k.words);
+        }
+    } else if rest > 0 {
         let mut tmp = [0u8; 128];
         for (i, b) in buf.get_in()[at..].iter().enumerate() {
             tmp[8 * i..8 * i + 8].copy_from_slice(b);
@@ -231,11 +239,29 @@ pub(crate) fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>) {
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX2.
-struct Backend {
-    k: Keys,
+struct Backend<'a> {
+    words: &'a [u16; LENGTH_SUB_KEYS],
+    /// The broadcast subkeys, made by the first call of more than [`MIN_BLOCKS`] − 1
+    /// blocks: a call of a few blocks runs `soft` and never pays for them.
+    keys: OnceCell<Keys>,
 }
 
-impl BlockSizeUser for Backend {
+impl Backend<'_> {
+    /// Any number of blocks: `soft` below [`MIN_BLOCKS`], else [`run_blocks`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn run(&self, mut buf: InOutBuf<'_, '_, Blk>) {
+        if buf.len() < MIN_BLOCKS {
+            for i in 0..buf.len() {
+                soft::crypt(buf.get(i), self.words);
+            }
+        } else {
+            run_blocks(self.keys.get_or_init(|| broadcast(self.words)), buf);
+        }
+    }
+}
+
+impl BlockSizeUser for Backend<'_> {
     type BlockSize = U8;
 }
 
@@ -244,59 +270,65 @@ impl BlockSizeUser for Backend {
 /// instructions per round to 3 vector ports (≈ 17 cycles): one group is latency-bound, two
 /// hide it. 8 state registers plus ≈ 6 temporaries fit the 16 `ymm` registers (subkeys
 /// come from memory operands).
-impl ParBlocksSizeUser for Backend {
+impl ParBlocksSizeUser for Backend<'_> {
     type ParBlocksSize = U32;
 }
 
-impl BlockCipherEncBackend for Backend {
+impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        soft::crypt(block, &self.k.words);
+        soft::crypt(block, self.words);
     }
 
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
         // only with an `token::Avx2` (AVX2 with OS support for `ymm`).
-        unsafe { run_blocks(&self.k, blocks.into_buf()) }
+        unsafe { self.run(blocks.into_buf()) }
     }
 
     #[inline(always)]
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks) }
+        unsafe { self.run(blocks) }
     }
 }
 
-impl BlockCipherDecBackend for Backend {
+impl BlockCipherDecBackend for Backend<'_> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        soft::crypt(block, &self.k.words);
+        soft::crypt(block, self.words);
     }
 
     #[inline(always)]
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks.into_buf()) }
+        unsafe { self.run(blocks.into_buf()) }
     }
 
     #[inline(always)]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks) }
+        unsafe { self.run(blocks) }
     }
 }
 
 /// Runs `f` with the AVX2 encryption backend (encryption subkeys `k`).
 #[target_feature(enable = "avx2")]
 pub(crate) fn encrypt(k: &[u16; LENGTH_SUB_KEYS], f: impl BlockCipherEncClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+    })
 }
 
 /// Runs `f` with the AVX2 decryption backend (decryption subkeys `k`).
 #[target_feature(enable = "avx2")]
 pub(crate) fn decrypt(k: &[u16; LENGTH_SUB_KEYS], f: impl BlockCipherDecClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+    })
 }
 
 #[cfg(test)]

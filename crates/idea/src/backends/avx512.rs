@@ -19,6 +19,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::{avx2, soft};
+use core::cell::OnceCell;
 use crate::{Blk, LENGTH_SUB_KEYS};
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
@@ -30,7 +31,6 @@ use cipher::{
 struct Keys {
     k: [__m512i; LENGTH_SUB_KEYS],
     nk: [__m512i; LENGTH_SUB_KEYS],
-    words: [u16; LENGTH_SUB_KEYS],
 }
 
 /// The broadcast subkeys of `k`.
@@ -40,7 +40,6 @@ fn broadcast(k: &[u16; LENGTH_SUB_KEYS]) -> Keys {
     Keys {
         k: core::array::from_fn(|i| _mm512_set1_epi16(k[i] as i16)),
         nk: core::array::from_fn(|i| _mm512_set1_epi16(1u16.wrapping_sub(k[i]) as i16)),
-        words: *k,
     }
 }
 
@@ -195,37 +194,50 @@ fn run_n<const G: usize>(k: &Keys, buf: &mut InOutBuf<'_, '_, Blk>, at: usize) {
     unsafe { run_ptr::<G>(k, inp, out) }
 }
 
-/// Any number of blocks: 64 at a time, then 32, then the `ymm` paths of `avx2.rs`.
+/// Any number of blocks: 64 at a time, then 32, then the `ymm` paths of `avx2.rs` (or
+/// `soft` below its [`avx2::MIN_BLOCKS`]). Each key layout is made on first use, so a
+/// short call never broadcasts the `zmm` subkeys.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>) {
+fn run_blocks(b: &Backend<'_>, mut buf: InOutBuf<'_, '_, Blk>) {
     let n = buf.len();
     let mut at = 0;
-    while n - at >= 64 {
-        run_n::<2>(k, &mut buf, at);
-        at += 64;
-    }
-    if n - at >= 32 {
-        run_n::<1>(k, &mut buf, at);
-        at += 32;
+    if n >= 32 {
+        let k = b.keys.get_or_init(|| broadcast(b.words));
+        while n - at >= 64 {
+            run_n::<2>(k, &mut buf, at);
+            at += 64;
+        }
+        if n - at >= 32 {
+            run_n::<1>(k, &mut buf, at);
+            at += 32;
+        }
     }
     match n - at {
         0 => {}
-        1 => soft::crypt(buf.get(at), &k.words),
+        rest if rest < avx2::MIN_BLOCKS => {
+            for i in at..n {
+                soft::crypt(buf.get(i), b.words);
+            }
+        }
         _ => {
             let (_, rest) = buf.split_at(at);
-            avx2::run_blocks(&avx2::broadcast(&k.words), rest);
+            avx2::run_blocks(b.narrow.get_or_init(|| avx2::broadcast(b.words)), rest);
         }
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX-512F/BW.
-struct Backend {
-    k: Keys,
+struct Backend<'a> {
+    words: &'a [u16; LENGTH_SUB_KEYS],
+    /// The `zmm` subkeys, made by the first call of 32 blocks or more.
+    keys: OnceCell<Keys>,
+    /// The `ymm` subkeys for tails, made by the first tail that needs them.
+    narrow: OnceCell<avx2::Keys>,
 }
 
-impl BlockSizeUser for Backend {
+impl BlockSizeUser for Backend<'_> {
     type BlockSize = U8;
 }
 
@@ -234,59 +246,67 @@ impl BlockSizeUser for Backend {
 /// instructions per round to the 2 `zmm` vector ports (≈ 20 cycles): one group is
 /// latency-bound, two hide it. 8 state registers plus temporaries fit easily in the 32
 /// `zmm` registers (subkeys come from memory operands).
-impl ParBlocksSizeUser for Backend {
+impl ParBlocksSizeUser for Backend<'_> {
     type ParBlocksSize = U64;
 }
 
-impl BlockCipherEncBackend for Backend {
+impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        soft::crypt(block, &self.k.words);
+        soft::crypt(block, self.words);
     }
 
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
         // only with an `token::Avx512` (AVX2, AVX-512F and AVX-512BW with OS `zmm` support).
-        unsafe { run_blocks(&self.k, blocks.into_buf()) }
+        unsafe { run_blocks(self, blocks.into_buf()) }
     }
 
     #[inline(always)]
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks) }
+        unsafe { run_blocks(self, blocks) }
     }
 }
 
-impl BlockCipherDecBackend for Backend {
+impl BlockCipherDecBackend for Backend<'_> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        soft::crypt(block, &self.k.words);
+        soft::crypt(block, self.words);
     }
 
     #[inline(always)]
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks.into_buf()) }
+        unsafe { run_blocks(self, blocks.into_buf()) }
     }
 
     #[inline(always)]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks) }
+        unsafe { run_blocks(self, blocks) }
     }
 }
 
 /// Runs `f` with the AVX-512 encryption backend (encryption subkeys `k`).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 pub(crate) fn encrypt(k: &[u16; LENGTH_SUB_KEYS], f: impl BlockCipherEncClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+        narrow: OnceCell::new(),
+    })
 }
 
 /// Runs `f` with the AVX-512 decryption backend (decryption subkeys `k`).
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 pub(crate) fn decrypt(k: &[u16; LENGTH_SUB_KEYS], f: impl BlockCipherDecClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+        narrow: OnceCell::new(),
+    })
 }
 
 #[cfg(test)]
