@@ -20,12 +20,30 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::soft;
+use core::cell::OnceCell;
 use crate::Blk;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
     BlockSizeUser, InOut, InOutBuf, ParBlocks, ParBlocksSizeUser,
     consts::{U8, U32},
 };
+
+/// Below this many blocks a call runs the `soft` one-block code instead (the table's
+/// `blocks` for `avx2`): broadcasting the 64 key vectors and one padded 16-block group
+/// cost more than a few serial blocks (issue 18).
+pub(crate) const MIN_BLOCKS: usize = super::token::Avx2::MIN_BLOCKS;
+
+/// Blocks `at..` of `buf`, one at a time with the `soft` code.
+#[inline(always)]
+pub(crate) fn soft_blocks(k: &[u16; 64], mut buf: InOutBuf<'_, '_, Blk>, at: usize, enc: bool) {
+    for i in at..buf.len() {
+        if enc {
+            soft::encrypt(buf.get(i), k);
+        } else {
+            soft::decrypt(buf.get(i), k);
+        }
+    }
+}
 
 /// The key table broadcast to 16 lanes, and as is (for the look-ups and single blocks).
 pub(crate) struct Keys {
@@ -260,13 +278,9 @@ pub(crate) fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>, enc: bool) {
         at += 16;
     }
     let rest = n - at;
-    if rest == 1 {
-        if enc {
-            soft::encrypt(buf.get(at), &k.words);
-        } else {
-            soft::decrypt(buf.get(at), &k.words);
-        }
-    } else if rest > 1 {
+    if rest > 0 && rest < MIN_BLOCKS {
+        soft_blocks(&k.words, buf, at, enc);
+    } else if rest > 0 {
         let mut tmp = [0u8; 128];
         for (i, b) in buf.get_in()[at..].iter().enumerate() {
             tmp[8 * i..8 * i + 8].copy_from_slice(b);
@@ -282,11 +296,27 @@ pub(crate) fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>, enc: bool) {
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX2.
-struct Backend {
-    k: Keys,
+struct Backend<'a> {
+    words: &'a [u16; 64],
+    /// The broadcast key table, made by the first call of [`MIN_BLOCKS`] blocks or more:
+    /// a call of a few blocks runs `soft` and never pays for it.
+    keys: OnceCell<Keys>,
 }
 
-impl BlockSizeUser for Backend {
+impl Backend<'_> {
+    /// Any number of blocks: `soft` below [`MIN_BLOCKS`], else [`run_blocks`].
+    #[inline]
+    #[target_feature(enable = "avx2")]
+    fn run(&self, buf: InOutBuf<'_, '_, Blk>, enc: bool) {
+        if buf.len() < MIN_BLOCKS {
+            soft_blocks(self.words, buf, 0, enc);
+        } else {
+            run_blocks(self.keys.get_or_init(|| broadcast(self.words)), buf, enc);
+        }
+    }
+}
+
+impl BlockSizeUser for Backend<'_> {
     type BlockSize = U8;
 }
 
@@ -295,59 +325,65 @@ impl BlockSizeUser for Backend {
 /// while one group offers only 8 instructions per update to 3 vector ports: one group is
 /// latency-bound, two keep the ports busy. 8 state registers plus temporaries fit the 16
 /// `ymm` registers (keys come from memory operands).
-impl ParBlocksSizeUser for Backend {
+impl ParBlocksSizeUser for Backend<'_> {
     type ParBlocksSize = U32;
 }
 
-impl BlockCipherEncBackend for Backend {
+impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Blk>) {
-        soft::encrypt(block, &self.k.words);
+        soft::encrypt(block, self.words);
     }
 
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
         // only with a `token::Avx2` (AVX2 with OS support for `ymm`).
-        unsafe { run_blocks(&self.k, blocks.into_buf(), true) }
+        unsafe { self.run(blocks.into_buf(), true) }
     }
 
     #[inline(always)]
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Blk>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks, true) }
+        unsafe { self.run(blocks, true) }
     }
 }
 
-impl BlockCipherDecBackend for Backend {
+impl BlockCipherDecBackend for Backend<'_> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Blk>) {
-        soft::decrypt(block, &self.k.words);
+        soft::decrypt(block, self.words);
     }
 
     #[inline(always)]
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks.into_buf(), false) }
+        unsafe { self.run(blocks.into_buf(), false) }
     }
 
     #[inline(always)]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Blk>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks, false) }
+        unsafe { self.run(blocks, false) }
     }
 }
 
 /// Runs `f` with the AVX2 encryption backend.
 #[target_feature(enable = "avx2")]
 pub(crate) fn encrypt(k: &[u16; 64], f: impl BlockCipherEncClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+    })
 }
 
 /// Runs `f` with the AVX2 decryption backend.
 #[target_feature(enable = "avx2")]
 pub(crate) fn decrypt(k: &[u16; 64], f: impl BlockCipherDecClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+    })
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::{avx2, soft};
+use core::cell::OnceCell;
 use crate::Blk;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -30,7 +31,6 @@ use cipher::{
 struct Keys {
     k: [__m512i; 64],
     tab: [__m512i; 2],
-    words: [u16; 64],
 }
 
 /// The broadcast key table of `k`.
@@ -47,7 +47,6 @@ fn broadcast(k: &[u16; 64]) -> Keys {
     Keys {
         k: core::array::from_fn(|i| _mm512_set1_epi16(k[i] as i16)),
         tab,
-        words: *k,
     }
 }
 
@@ -240,38 +239,46 @@ fn run_n<const G: usize>(k: &Keys, buf: &mut InOutBuf<'_, '_, Blk>, at: usize, e
     unsafe { run_ptr::<G>(k, inp, out, enc) }
 }
 
-/// Any number of blocks: 64 at a time, then 32, then the `ymm` paths of `avx2.rs`.
+/// Any number of blocks: 64 at a time, then 32, then the `ymm` paths of `avx2.rs` (or
+/// `soft` below its [`avx2::MIN_BLOCKS`]). Each key layout is made on first use, so a
+/// short call never broadcasts the `zmm` table.
 #[inline]
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
-fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>, enc: bool) {
+fn run_blocks(b: &Backend<'_>, mut buf: InOutBuf<'_, '_, Blk>, enc: bool) {
     let n = buf.len();
     let mut at = 0;
-    while n - at >= 64 {
-        run_n::<2>(k, &mut buf, at, enc);
-        at += 64;
-    }
-    if n - at >= 32 {
-        run_n::<1>(k, &mut buf, at, enc);
-        at += 32;
+    if n >= 32 {
+        let k = b.keys.get_or_init(|| broadcast(b.words));
+        while n - at >= 64 {
+            run_n::<2>(k, &mut buf, at, enc);
+            at += 64;
+        }
+        if n - at >= 32 {
+            run_n::<1>(k, &mut buf, at, enc);
+            at += 32;
+        }
     }
     match n - at {
         0 => {}
-        1 if enc => soft::encrypt(buf.get(at), &k.words),
-        1 => soft::decrypt(buf.get(at), &k.words),
+        rest if rest < avx2::MIN_BLOCKS => avx2::soft_blocks(b.words, buf, at, enc),
         _ => {
             let (_, rest) = buf.split_at(at);
-            avx2::run_blocks(&avx2::broadcast(&k.words), rest, enc);
+            avx2::run_blocks(b.narrow.get_or_init(|| avx2::broadcast(b.words)), rest, enc);
         }
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX-512F/BW.
-struct Backend {
-    k: Keys,
+struct Backend<'a> {
+    words: &'a [u16; 64],
+    /// The `zmm` key table, made by the first call of 32 blocks or more.
+    keys: OnceCell<Keys>,
+    /// The `ymm` key table for tails, made by the first tail that needs it.
+    narrow: OnceCell<avx2::Keys>,
 }
 
-impl BlockSizeUser for Backend {
+impl BlockSizeUser for Backend<'_> {
     type BlockSize = U8;
 }
 
@@ -280,59 +287,67 @@ impl BlockSizeUser for Backend {
 /// while one group offers 6 instructions per update to the 2 `zmm` ports: one group is
 /// latency-bound, two keep the ports busy. 8 state registers, the 2 table registers and
 /// temporaries fit the 32 `zmm` registers.
-impl ParBlocksSizeUser for Backend {
+impl ParBlocksSizeUser for Backend<'_> {
     type ParBlocksSize = U64;
 }
 
-impl BlockCipherEncBackend for Backend {
+impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Blk>) {
-        soft::encrypt(block, &self.k.words);
+        soft::encrypt(block, self.words);
     }
 
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
         // only with a `token::Avx512` (AVX2, AVX-512F and AVX-512BW with OS `zmm` support).
-        unsafe { run_blocks(&self.k, blocks.into_buf(), true) }
+        unsafe { run_blocks(self, blocks.into_buf(), true) }
     }
 
     #[inline(always)]
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Blk>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks, true) }
+        unsafe { run_blocks(self, blocks, true) }
     }
 }
 
-impl BlockCipherDecBackend for Backend {
+impl BlockCipherDecBackend for Backend<'_> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Blk>) {
-        soft::decrypt(block, &self.k.words);
+        soft::decrypt(block, self.words);
     }
 
     #[inline(always)]
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks.into_buf(), false) }
+        unsafe { run_blocks(self, blocks.into_buf(), false) }
     }
 
     #[inline(always)]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Blk>) {
         // SAFETY: as in `encrypt_par_blocks`.
-        unsafe { run_blocks(&self.k, blocks, false) }
+        unsafe { run_blocks(self, blocks, false) }
     }
 }
 
 /// Runs `f` with the AVX-512 encryption backend.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 pub(crate) fn encrypt(k: &[u16; 64], f: impl BlockCipherEncClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+        narrow: OnceCell::new(),
+    })
 }
 
 /// Runs `f` with the AVX-512 decryption backend.
 #[target_feature(enable = "avx2,avx512f,avx512bw")]
 pub(crate) fn decrypt(k: &[u16; 64], f: impl BlockCipherDecClosure<BlockSize = U8>) {
-    f.call(&Backend { k: broadcast(k) })
+    f.call(&Backend {
+        words: k,
+        keys: OnceCell::new(),
+        narrow: OnceCell::new(),
+    })
 }
 
 #[cfg(test)]
