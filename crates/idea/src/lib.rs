@@ -27,7 +27,10 @@
 //! 2<sup>16</sup>). They speed up everything that has several blocks at once: ECB, CTR and
 //! CBC decryption. CBC encryption is serial by nature and runs the one-block code of
 //! `soft` on every backend. A wide backend hands its tail to the narrower paths (`zmm` →
-//! `ymm`, then one padded `ymm` batch, or one block).
+//! `ymm`, then one padded `ymm` batch), and a call or tail of fewer than 4 blocks runs the
+//! `soft` one-block code: the SIMD subkeys are broadcast only when a call first needs them,
+//! so a short message never pays for them (the `blocks` of the `avx2` row in
+//! `src/backends.rs`).
 //!
 //! # Security
 //!
