@@ -5,8 +5,31 @@
 //! layout that backend needs ([`Keys`]), so a bulk call dispatches once and a key layout
 //! can never meet the wrong backend.
 //!
-//! Preference on x86: `vaes256` > `vaes512` > `aesni` > `avx2` > `soft`; see [`best`] for
-//! the measurement behind putting `vaes256` first.
+//! Preference on x86, the row order of the table below: `vaes256` > `vaes512` >
+//! `aesni` > `avx2` > `soft`.
+//!
+//! `vaes256` before `vaes512`, measured on this project's reference machine (Intel Xeon
+//! with AVX-512 and VAES; one interleaved run, raw AES-128 `encrypt_blocks`, TSC cycles
+//! per byte):
+//!
+//! | bytes | 128 | 256 | 512 | 1024 | 8192 | 16384 |
+//! |---|---|---|---|---|---|---|
+//! | `vaes256` | 0.273 | 0.220 | 0.169 | 0.150 | 0.125 | 0.126 |
+//! | `vaes512` | 0.670 | 0.333 | 0.250 | 0.186 | 0.123 | 0.126 |
+//!
+//! This core sustains two 256-bit `vaesenc` per cycle but only one 512-bit one (8 KiB
+//! = 2560 `ymm` or 1280 `zmm` instructions in about 1020 TSC cycles), so both do four
+//! blocks per cycle and long
+//! messages run at the same speed; `zmm` only adds cost — broadcasting the round keys
+//! to 512 bits, 32-block batches that leave more of a short message to the narrow
+//! tail paths, and AVX-512 frequency licences on some parts. Zen 4 splits `zmm` into
+//! two `ymm` halves (equal again); only cores with two full 512-bit AES units (Zen 5,
+//! Granite Rapids and later) would favour `vaes512`, which can be forced with
+//! `--cfg aes_backend="vaes512"` and is kept compiled for that.
+//!
+//! `vaes256` needs VAES with AVX2 only (the dispatch crate reads VAES as the instruction
+//! bit alone and the `ymm` state from `avx2`), so AVX2-only CPUs with VAES (e.g. Zen 3,
+//! Alder Lake) qualify.
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod aesni;
@@ -23,229 +46,29 @@ use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U16};
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use aesni::NiKeys;
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(aesni_cpuid, "aes", "ssse3");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_cpuid, "aes", "ssse3", "avx2");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_only_cpuid, "avx2");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(vaes512_cpuid, "aes", "ssse3", "avx512f", "vaes");
-
-/// Proof that the CPU has AES-NI and SSSE3: only [`aesni_token`] makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct AesniToken(());
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`avx2_token`]
-/// makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AES-NI, SSSE3, AVX2 and VAES with `ymm` state enabled by the
-/// OS: only [`vaes256_token`] makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Vaes256Token(());
-
-/// Proof that the CPU has AES-NI, SSSE3, AVX-512F and VAES with `zmm` state enabled by
-/// the OS: only [`vaes512_token`] makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Vaes512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "aes", cfg: aes_backend;
     /// Portable fixsliced Rust, every target.
-    Soft,
-    /// Fixsliced like `Soft`, four batches in the lanes of `ymm`: 16 blocks at once.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx2(Avx2Token),
-    /// AES-NI on `xmm`, 8 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Aesni(AesniToken),
+    "soft" => Soft;
     /// VAES on `ymm`, 16 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Vaes256(Vaes256Token),
+    "vaes256" => Vaes256 {
+        arch: ["x86", "x86_64"],
+        needs: ["aes", "ssse3", "avx2", "vaes"],
+    }
     /// VAES on `zmm`, 32 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Vaes512(Vaes512Token),
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Aesni(_) => "aesni",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Vaes256(_) => "vaes256",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Vaes512(_) => "vaes512",
-        }
+    "vaes512" => Vaes512 {
+        arch: ["x86", "x86_64"],
+        needs: ["aes", "ssse3", "avx512f", "vaes"],
     }
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn aesni_token() -> Option<AesniToken> {
-    aesni_cpuid::get().then_some(AesniToken(()))
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn avx2_token() -> Option<Avx2Token> {
-    avx2_only_cpuid::get().then_some(Avx2Token(()))
-}
-
-/// VAES on `ymm`: `cpufeatures` 0.3 ties `vaes` to AVX-512 OS state, so VAES itself is
-/// read from CPUID leaf 7 (ECX bit 9) here and AVX2 with OS `ymm` support from
-/// `cpufeatures` — an AVX2-only CPU with VAES (e.g. Zen 3, Alder Lake) qualifies. The
-/// answer is cached: CPUID is slow, and traps to the hypervisor in a VM.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn vaes256_token() -> Option<Vaes256Token> {
-    use core::sync::atomic::{AtomicU8, Ordering::Relaxed};
-    /// 0: not yet known, 1: absent, 2: present.
-    static VAES256: AtomicU8 = AtomicU8::new(0);
-    let known = match VAES256.load(Relaxed) {
-        0 => {
-            let has = detect_vaes256();
-            VAES256.store(if has { 2 } else { 1 }, Relaxed);
-            has
-        }
-        v => v == 2,
-    };
-    known.then_some(Vaes256Token(()))
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[cold]
-fn detect_vaes256() -> bool {
-    #[cfg(target_arch = "x86")]
-    use core::arch::x86::__cpuid_count;
-    #[cfg(target_arch = "x86_64")]
-    use core::arch::x86_64::__cpuid_count;
-    // AVX2 (with OS support for `ymm`) implies that CPUID leaf 7 exists.
-    avx2_cpuid::get() && __cpuid_count(7, 0).ecx & (1 << 9) != 0
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn vaes512_token() -> Option<Vaes512Token> {
-    vaes512_cpuid::get().then_some(Vaes512Token(()))
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx2" => avx2_token().map(Backend::Avx2),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "aesni" => aesni_token().map(Backend::Aesni),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "vaes256" => vaes256_token().map(Backend::Vaes256),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "vaes512" => vaes512_token().map(Backend::Vaes512),
-        _ => None,
+    /// AES-NI on `xmm`, 8 blocks in flight.
+    "aesni" => Aesni {
+        arch: ["x86", "x86_64"],
+        needs: ["aes", "ssse3"],
     }
-}
-
-/// The best backend this CPU supports: `vaes256` > `vaes512` > `aesni` > `avx2` > `soft`.
-///
-/// `vaes256` before `vaes512`, measured on this project's reference machine (Intel Xeon
-/// with AVX-512 and VAES; one interleaved run, raw AES-128 `encrypt_blocks`, TSC cycles
-/// per byte):
-///
-/// | bytes | 128 | 256 | 512 | 1024 | 8192 | 16384 |
-/// |---|---|---|---|---|---|---|
-/// | `vaes256` | 0.273 | 0.220 | 0.169 | 0.150 | 0.125 | 0.126 |
-/// | `vaes512` | 0.670 | 0.333 | 0.250 | 0.186 | 0.123 | 0.126 |
-///
-/// This core sustains two 256-bit `vaesenc` per cycle but only one 512-bit one (8 KiB
-/// = 2560 `ymm` or 1280 `zmm` instructions in about 1020 TSC cycles), so both do four
-/// blocks per cycle and long
-/// messages run at the same speed; `zmm` only adds cost — broadcasting the round keys
-/// to 512 bits, 32-block batches that leave more of a short message to the narrow
-/// tail paths, and AVX-512 frequency licences on some parts. Zen 4 splits `zmm` into
-/// two `ymm` halves (equal again); only cores with two full 512-bit AES units (Zen 5,
-/// Granite Rapids and later) would favour `vaes512`, which can be forced with
-/// `--cfg aes_backend="vaes512"` and is kept compiled for that.
-#[inline]
-#[cfg_attr(
-    any(
-        aes_backend = "soft",
-        aes_backend = "avx2",
-        aes_backend = "aesni",
-        aes_backend = "vaes256",
-        aes_backend = "vaes512"
-    ),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    {
-        if let Some(t) = vaes256_token() {
-            return Backend::Vaes256(t);
-        }
-        if let Some(t) = vaes512_token() {
-            return Backend::Vaes512(t);
-        }
-        if let Some(t) = aesni_token() {
-            return Backend::Aesni(t);
-        }
-        if let Some(t) = avx2_token() {
-            return Backend::Avx2(t);
-        }
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg aes_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(aes_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(aes_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86/x86-64");
-    #[cfg(aes_backend = "aesni")]
-    let backend = forced("aesni", "AES-NI and SSSE3 on x86/x86-64");
-    #[cfg(aes_backend = "vaes256")]
-    let backend = forced("vaes256", "AES-NI, SSSE3, AVX2 and VAES on x86/x86-64");
-    #[cfg(aes_backend = "vaes512")]
-    let backend = forced("vaes512", "AES-NI, SSSE3, AVX-512F and VAES on x86/x86-64");
-    #[cfg(not(any(
-        aes_backend = "soft",
-        aes_backend = "avx2",
-        aes_backend = "aesni",
-        aes_backend = "vaes256",
-        aes_backend = "vaes512"
-    )))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(
-    aes_backend = "avx2",
-    aes_backend = "aesni",
-    aes_backend = "vaes256",
-    aes_backend = "vaes512"
-))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => {
-            panic!("aes was built with --cfg aes_backend=\"{name}\", but this CPU lacks {needs}")
-        }
+    /// Fixsliced like `Soft`, four batches in the lanes of `ymm`: 16 blocks at once.
+    "avx2" => Avx2 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx2"],
     }
 }
 
@@ -269,16 +92,16 @@ pub(crate) enum Keys<const R: usize> {
     Soft(soft::Keys<R>),
     /// The `soft` layout, run on `ymm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx2(Avx2Token, soft::Keys<R>),
+    Avx2(token::Avx2, soft::Keys<R>),
     /// AES-NI layout, run on `xmm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Aesni(AesniToken, NiKeys<R>),
+    Aesni(token::Aesni, NiKeys<R>),
     /// AES-NI layout, run on `ymm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Vaes256(Vaes256Token, NiKeys<R>),
+    Vaes256(token::Vaes256, NiKeys<R>),
     /// AES-NI layout, run on `zmm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Vaes512(Vaes512Token, NiKeys<R>),
+    Vaes512(token::Vaes512, NiKeys<R>),
 }
 
 impl<const R: usize> Keys<R> {
@@ -294,10 +117,10 @@ impl<const R: usize> Keys<R> {
             // of `aesni::expand`.
             Backend::Aesni(t) => Keys::Aesni(t, unsafe { aesni::expand(key) }),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            // SAFETY: as above (a `Vaes256Token` implies AES-NI and SSSE3).
+            // SAFETY: as above (a `token::Vaes256` implies AES-NI and SSSE3).
             Backend::Vaes256(t) => Keys::Vaes256(t, unsafe { aesni::expand(key) }),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            // SAFETY: as above (a `Vaes512Token` implies AES-NI and SSSE3).
+            // SAFETY: as above (a `token::Vaes512` implies AES-NI and SSSE3).
             Backend::Vaes512(t) => Keys::Vaes512(t, unsafe { aesni::expand(key) }),
         }
     }
@@ -375,8 +198,8 @@ pub(crate) mod hazmat {
     /// `AESENC` on each block with its round key.
     pub(crate) fn cipher_round(blocks: &mut [Block], keys: &[Block]) {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), aesni_token()) {
-            // SAFETY: `aesni_token` found AES-NI and SSSE3.
+        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
+            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
             return unsafe { aesni::cipher_round(blocks, keys) };
         }
         soft::cipher_round(blocks, keys)
@@ -385,8 +208,8 @@ pub(crate) mod hazmat {
     /// `AESDEC` on each block with its round key.
     pub(crate) fn equiv_inv_cipher_round(blocks: &mut [Block], keys: &[Block]) {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), aesni_token()) {
-            // SAFETY: `aesni_token` found AES-NI and SSSE3.
+        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
+            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
             return unsafe { aesni::equiv_inv_cipher_round(blocks, keys) };
         }
         soft::equiv_inv_cipher_round(blocks, keys)
@@ -395,8 +218,8 @@ pub(crate) mod hazmat {
     /// MixColumns.
     pub(crate) fn mix_columns(block: &mut Block) {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), aesni_token()) {
-            // SAFETY: `aesni_token` found AES-NI and SSSE3.
+        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
+            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
             return unsafe { aesni::mix_columns(block) };
         }
         soft::mix_columns(block)
@@ -405,8 +228,8 @@ pub(crate) mod hazmat {
     /// InvMixColumns.
     pub(crate) fn inv_mix_columns(block: &mut Block) {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), aesni_token()) {
-            // SAFETY: `aesni_token` found AES-NI and SSSE3.
+        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
+            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
             return unsafe { aesni::inv_mix_columns(block) };
         }
         soft::inv_mix_columns(block)
@@ -418,27 +241,11 @@ pub(crate) mod hazmat {
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::{Keys, by_name};
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    pub const ALL: &[&str] = &["soft", "avx2", "aesni", "vaes256", "vaes512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::{Backend, Keys};
 
     fn keys<const R: usize>(name: &str, key: &[u8]) -> Keys<R> {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => Keys::new(b, key),
             None => panic!("aes backend `{name}` is not available on this CPU"),
         }

@@ -279,7 +279,7 @@ impl<const R: usize> BlockCipherEncBackend for Backend<R> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `AesniToken` (the CPU has AES-NI and SSSE3).
+        // with a `token::Aesni` (the CPU has AES-NI and SSSE3).
         unsafe { run_one(&self.k, block, true) }
     }
 

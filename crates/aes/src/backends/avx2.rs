@@ -33,7 +33,7 @@ use cipher::{
 ///
 /// Private to this module, and every function here that makes or uses one is either a
 /// `#[target_feature(enable = "avx2")]` function or `#[inline(always)]` into one; those
-/// run only behind an `Avx2Token` (see `backends.rs`). That is what makes the intrinsic
+/// run only behind a `token::Avx2` (see `backends.rs`). That is what makes the intrinsic
 /// calls in the operator impls sound.
 #[derive(Clone, Copy)]
 struct Y(__m256i);
@@ -152,7 +152,7 @@ impl<const R: usize> Backend<'_, R> {
     #[inline(always)]
     fn par(&self, blocks: InOut<'_, '_, ParBlocks<Self>>, enc: bool) {
         // SAFETY: `Backend` is only made by `encrypt`/`decrypt` below, which run with
-        // AVX2 enabled (their callers hold an `Avx2Token`).
+        // AVX2 enabled (their callers hold a `token::Avx2`).
         unsafe { sixteen(self.rk, blocks, enc) }
     }
 

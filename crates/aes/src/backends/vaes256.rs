@@ -147,7 +147,7 @@ impl<const R: usize> BlockCipherEncBackend for Backend<R> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with a `Vaes256Token` (AES-NI, SSSE3, AVX2 and VAES with OS support for `ymm`).
+        // with a `token::Vaes256` (AES-NI, SSSE3, AVX2 and VAES with OS support for `ymm`).
         unsafe { aesni::run_one(&self.k.x, block, true) }
     }
 

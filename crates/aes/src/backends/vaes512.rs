@@ -138,7 +138,7 @@ impl<const R: usize> BlockCipherEncBackend for Backend<R> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with a `Vaes512Token` (AES-NI, SSSE3, AVX-512F and VAES with OS support for `zmm`).
+        // with a `token::Vaes512` (AES-NI, SSSE3, AVX-512F and VAES with OS support for `zmm`).
         unsafe { aesni::run_one(&self.k.y.x, block, true) }
     }
 
