@@ -61,10 +61,10 @@
 //!
 //! Detection prefers `avx512` (which hashes single streams with SHA-NI when
 //! present, so it only adds the 16-lane kernel), then `shani`, then `avx2`, then
-//! `soft`. A forced backend governs both single streams and [`multi`]. It runs once (the result is
-//! cached by `cpufeatures`) and the choice is stored in [`block_api::Sha1Core`] when
-//! it is created, so each bulk update dispatches once; [`block_api::compress`]
-//! and the [`multi`] functions dispatch once per call.
+//! `soft`. A forced backend governs both single streams and [`multi`]. It runs once
+//! (the result is cached by `simdcrypt-dispatch`) and the choice is stored in
+//! [`block_api::Sha1Core`] when it is created, so each bulk update dispatches once;
+//! [`block_api::compress`] and the [`multi`] functions dispatch once per call.
 //!
 //! # Security
 //!
