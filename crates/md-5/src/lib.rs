@@ -41,8 +41,9 @@
 //! | `md5_backend="avx2"` | x86/x86-64 with AVX2 but not AVX-512 | the `soft` code (AVX2 cannot shorten a step) | 8 messages in the lanes of `ymm` |
 //! | `md5_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | 4–5 cycles: portable Rust arranged so that only one or two operations per step depend on the previous step (≈ 4.5 cycles per byte on x86-64) | one message after the other |
 //!
-//! The backend is detected once (the result is cached by `cpufeatures`) and stored
-//! in [`block_api::Md5Core`] when it is created, so each bulk update dispatches once.
+//! The backend is detected once (the result is cached by `simdcrypt-dispatch`) and
+//! stored in [`block_api::Md5Core`] when it is created, so each bulk update dispatches
+//! once.
 //! [`block_api::compress`] and the [`multi`] functions dispatch once per call. A
 //! forced backend governs both: forcing `avx2` gives the soft single-stream code
 //! and the 8-lane multi-buffer kernel.

@@ -6,27 +6,19 @@
 //! to do that scalar code does not already do at the same latency (two lanes of
 //! `vpternlogd`/`vprolvd` cost as many cycles per step as the scalar step); see
 //! `soft.rs` for how the scalar code overlaps the two chains. The pattern of the other
-//! simdcrypt crates is kept all the same — a `Backend` stored in each hasher core,
-//! `detect()`, `--cfg ripemd_backend="…"`, `__backends` for the benches — so that an
-//! ISA backend could be added here alone.
+//! simdcrypt crates is kept all the same — a one-row backend table, a `Backend` stored
+//! in each hasher core, `detect()`, `--cfg ripemd_backend="…"`, `__backends` for the
+//! benches — so that an ISA backend could be added here alone (as a row of the table).
 
 mod soft;
 
-/// The compression function chosen for a hasher.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "ripemd", cfg: ripemd_backend;
     /// Portable Rust (`src/backends/soft.rs`), every target.
-    Soft,
+    "soft" => Soft;
 }
 
 impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) const fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-        }
-    }
-
     /// RIPEMD-128 compression of `blocks` into `state`.
     #[inline]
     pub(crate) fn compress128(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
@@ -60,53 +52,16 @@ impl Backend {
     }
 }
 
-/// The forced backend (`--cfg ripemd_backend="…"`), else the best one this CPU has.
-/// With `soft` as the only backend both answers are `Soft`.
-#[inline]
-pub(crate) fn detect() -> Backend {
-    // The backend named by `--cfg ripemd_backend="…"`, if any.
-    const FORCED: Option<Backend> = if cfg!(ripemd_backend = "soft") {
-        Some(Backend::Soft)
-    } else {
-        None
-    };
-    match FORCED {
-        Some(forced) => forced,
-        // No ISA backend exists: the best available is always `soft`.
-        None => Backend::Soft,
-    }
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        _ => None,
-    }
-}
-
 /// Unstable, hidden: the backends by name, for benches and the `speed` tool.
 ///
 /// Not part of the RustCrypto `ripemd` API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::{Backend, by_name};
-
-    /// Names of the backends compiled into this build (available or not).
-    pub const ALL: &[&str] = &[Backend::Soft.name()];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new hasher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::Backend;
 
     fn get(name: &str) -> Backend {
-        by_name(name)
+        Backend::by_name(name)
             .unwrap_or_else(|| panic!("ripemd backend `{name}` is not available on this CPU"))
     }
 
