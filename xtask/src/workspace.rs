@@ -346,7 +346,7 @@ mod tests {
     #[test]
     fn backend_table() {
         let text = r#"//! Docs.
-mod avx2;
+use cipher::Block;
 
 simdcrypt_dispatch::backends! {
     crate: "md-5", cfg: md5_backend;
