@@ -9,6 +9,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use core::cell::OnceCell;
+
 use super::aesni::{self, NiKeys};
 use crate::Block;
 use cipher::{
@@ -18,19 +20,30 @@ use cipher::{
     inout::{InOut, InOutBuf},
 };
 
-/// Round keys broadcast to both lanes of a `ymm` register, and the `xmm` keys for tails.
+/// The `xmm` round keys, and the same broadcast to both lanes of a `ymm` register on
+/// first use: a call of fewer than 8 blocks runs on AES-NI alone and never pays for the
+/// broadcast (issue 18).
 pub(crate) struct Rk<const R: usize> {
-    pub(crate) y: [__m256i; R],
+    y: OnceCell<[__m256i; R]>,
     pub(crate) x: aesni::Rk<R>,
+}
+
+impl<const R: usize> Rk<R> {
+    /// The round keys in both lanes of `ymm` registers.
+    #[inline]
+    #[target_feature(enable = "aes,ssse3,avx2,vaes")]
+    pub(crate) fn y(&self) -> &[__m256i; R] {
+        self.y
+            .get_or_init(|| core::array::from_fn(|i| _mm256_broadcastsi128_si256(self.x[i])))
+    }
 }
 
 #[inline]
 #[target_feature(enable = "aes,ssse3,avx2,vaes")]
 pub(crate) fn load_keys<const R: usize>(k: &[[u8; 16]; R]) -> Rk<R> {
-    let x = aesni::load_keys(k);
     Rk {
-        y: core::array::from_fn(|i| _mm256_broadcastsi128_si256(x[i])),
-        x,
+        y: OnceCell::new(),
+        x: aesni::load_keys(k),
     }
 }
 
@@ -111,13 +124,16 @@ fn run_n<const N: usize, const R: usize>(
 pub(crate) fn run_blocks<const R: usize>(k: &Rk<R>, mut buf: InOutBuf<'_, '_, Block>, enc: bool) {
     let n = buf.len();
     let mut at = 0;
-    while n - at >= 16 {
-        run_n::<8, R>(&k.y, &mut buf, at, enc);
-        at += 16;
-    }
-    if n - at >= 8 {
-        run_n::<4, R>(&k.y, &mut buf, at, enc);
-        at += 8;
+    if n >= 8 {
+        let y = k.y();
+        while n - at >= 16 {
+            run_n::<8, R>(y, &mut buf, at, enc);
+            at += 16;
+        }
+        if n - at >= 8 {
+            run_n::<4, R>(y, &mut buf, at, enc);
+            at += 8;
+        }
     }
     if at < n {
         let (_, rest) = buf.split_at(at);

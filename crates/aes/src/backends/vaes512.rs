@@ -10,6 +10,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use core::cell::OnceCell;
+
 use super::aesni::{self, NiKeys};
 use super::vaes256;
 use crate::Block;
@@ -20,19 +22,29 @@ use cipher::{
     inout::{InOut, InOutBuf},
 };
 
-/// Round keys broadcast to the four lanes of a `zmm` register, and the narrower ones.
+/// The narrower round keys, and the same broadcast to the four lanes of a `zmm` register
+/// on first use: a call of fewer than 16 blocks never pays for the broadcast (issue 18).
 struct Rk<const R: usize> {
-    z: [__m512i; R],
+    z: OnceCell<[__m512i; R]>,
     y: vaes256::Rk<R>,
+}
+
+impl<const R: usize> Rk<R> {
+    /// The round keys in all four lanes of `zmm` registers.
+    #[inline]
+    #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
+    fn z(&self) -> &[__m512i; R] {
+        self.z
+            .get_or_init(|| core::array::from_fn(|i| _mm512_broadcast_i32x4(self.y.x[i])))
+    }
 }
 
 #[inline]
 #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
 fn load_keys<const R: usize>(k: &[[u8; 16]; R]) -> Rk<R> {
-    let y = vaes256::load_keys(k);
     Rk {
-        z: core::array::from_fn(|i| _mm512_broadcast_i32x4(y.x[i])),
-        y,
+        z: OnceCell::new(),
+        y: vaes256::load_keys(k),
     }
 }
 
@@ -100,13 +112,16 @@ fn run_n<const N: usize, const R: usize>(
 fn run_blocks<const R: usize>(k: &Rk<R>, mut buf: InOutBuf<'_, '_, Block>, enc: bool) {
     let n = buf.len();
     let mut at = 0;
-    while n - at >= 32 {
-        run_n::<8, R>(&k.z, &mut buf, at, enc);
-        at += 32;
-    }
-    if n - at >= 16 {
-        run_n::<4, R>(&k.z, &mut buf, at, enc);
-        at += 16;
+    if n >= 16 {
+        let z = k.z();
+        while n - at >= 32 {
+            run_n::<8, R>(z, &mut buf, at, enc);
+            at += 32;
+        }
+        if n - at >= 16 {
+            run_n::<4, R>(z, &mut buf, at, enc);
+            at += 16;
+        }
     }
     if at < n {
         let (_, rest) = buf.split_at(at);
