@@ -2,80 +2,39 @@
 //! implementation runs.
 //!
 //! The bitsliced DES lives in the `des` crate (its hidden `__crypt` module, behind the
-//! same `cpufeatures` detection as `des`'s own backends); this crate only asks it which
-//! batches this CPU runs. `detect()` returns the backend forced by
-//! `--cfg des_crypt_backend="…"`, else the best available: `avx512` > `avx2` > `soft`.
+//! same `simdcrypt-dispatch` detection as `des`'s own backends); this crate only asks it
+//! for batches. Each row below needs the same features as the `des` row of that name, so
+//! `available(name)` here agrees with `des::__crypt::lanes(name) > 0`.
+//!
+//! The backends are the rows of the `backends!` table below, most preferred first:
+//! `detect()` returns the backend forced by `--cfg des_crypt_backend="…"`, else the first
+//! one this CPU supports (`avx512`, then `avx2`, then `soft`). A row's `blocks` is
+//! [`crate::BATCH_MIN`], the fewest hashes of one (salt, count) group worth a batch.
 
+#[cfg(target_arch = "x86_64")]
 mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod soft;
 
 use crate::Error;
 use alloc::{string::String, vec::Vec};
 
-/// The implementation chosen for a batch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "des-crypt", cfg: des_crypt_backend;
     /// Portable table DES, one hash at a time.
-    Soft,
-    /// 256 hashes per bitsliced batch in `ymm` registers.
-    Avx2,
+    "soft" => Soft;
     /// 512 hashes per bitsliced batch in `zmm` registers.
-    Avx512,
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            Backend::Avx2 => "avx2",
-            Backend::Avx512 => "avx512",
-        }
+    "avx512" => Avx512 {
+        arch: ["x86_64"],
+        needs: ["avx512f", "avx512vl"],
+        blocks: crate::BATCH_MIN,
     }
-}
-
-/// The backend named `name`, if it is known and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    let b = match name {
-        "soft" => return Some(Backend::Soft),
-        "avx2" => Backend::Avx2,
-        "avx512" => Backend::Avx512,
-        _ => return None,
-    };
-    (des::__crypt::lanes(name) > 0).then_some(b)
-}
-
-/// The forced backend (`--cfg des_crypt_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU.
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(des_crypt_backend = "soft")]
-    let b = Backend::Soft;
-    #[cfg(des_crypt_backend = "avx2")]
-    let b = forced("avx2", "AVX2 on x86-64");
-    #[cfg(des_crypt_backend = "avx512")]
-    let b = forced("avx512", "AVX-512F and AVX-512VL on x86-64");
-    #[cfg(not(any(
-        des_crypt_backend = "soft",
-        des_crypt_backend = "avx2",
-        des_crypt_backend = "avx512"
-    )))]
-    let b = by_name("avx512")
-        .or_else(|| by_name("avx2"))
-        .unwrap_or(Backend::Soft);
-    b
-}
-
-#[cfg(any(des_crypt_backend = "avx2", des_crypt_backend = "avx512"))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => panic!(
-            "des-crypt was built with --cfg des_crypt_backend=\"{name}\", but this CPU lacks {needs}"
-        ),
+    /// 256 hashes per bitsliced batch in `ymm` registers.
+    "avx2" => Avx2 {
+        arch: ["x86_64"],
+        needs: ["avx2"],
+        blocks: crate::BATCH_MIN,
     }
 }
 
@@ -86,8 +45,10 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
 ) -> Vec<Result<String, Error>> {
     match b {
         Backend::Soft => soft::crypt_many(jobs),
-        Backend::Avx2 => avx2::crypt_many(jobs),
-        Backend::Avx512 => avx512::crypt_many(jobs),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2(_) => avx2::crypt_many(jobs),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512(_) => avx512::crypt_many(jobs),
     }
 }
 
@@ -99,8 +60,10 @@ pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
 ) -> Result<Vec<crate::CryptHash>, Error> {
     match b {
         Backend::Soft => soft::crypt_keys(setting, keys),
-        Backend::Avx2 => avx2::crypt_keys(setting, keys),
-        Backend::Avx512 => avx512::crypt_keys(setting, keys),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx2(_) => avx2::crypt_keys(setting, keys),
+        #[cfg(target_arch = "x86_64")]
+        Backend::Avx512(_) => avx512::crypt_keys(setting, keys),
     }
 }
 
@@ -108,22 +71,10 @@ pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
 /// by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::by_name;
+    pub use super::__table::*;
+    use super::Backend;
     use crate::Error;
     use alloc::{string::String, vec::Vec};
-
-    /// Names of every backend (available or not).
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
-
-    /// Whether backend `name` can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The backend [`crate::crypt_many`] uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
 
     /// [`crate::crypt_keys`] on backend `name`.
     ///
@@ -134,7 +85,7 @@ pub mod __backends {
         setting: &str,
         keys: &[K],
     ) -> Result<Vec<crate::CryptHash>, Error> {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => super::crypt_keys(b, setting, keys),
             None => panic!("des-crypt backend `{name}` is not available on this CPU"),
         }
@@ -148,7 +99,7 @@ pub mod __backends {
         name: &str,
         jobs: &[(K, S)],
     ) -> Vec<Result<String, Error>> {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => super::crypt_many(b, jobs),
             None => panic!("des-crypt backend `{name}` is not available on this CPU"),
         }
@@ -229,6 +180,20 @@ pub(crate) fn check_matches_soft(name: &str) {
         assert_eq!(
             __backends::crypt_keys_with(name, "a!", &[b"x"]),
             Err(Error::InvalidChar { pos: 1, byte: b'!' })
+        );
+    }
+}
+
+/// Each backend is available exactly when the `des` crate runs its batch
+/// (`des::__crypt::lanes`), which `crypt_batch` needs.
+#[cfg(test)]
+#[test]
+fn available_matches_des() {
+    for &name in __backends::ALL {
+        assert_eq!(
+            __backends::available(name),
+            name == "soft" || des::__crypt::lanes(name) > 0,
+            "{name}"
         );
     }
 }

@@ -1,10 +1,16 @@
 //! Backend selection: the only place that decides which DES implementation runs.
 //!
-//! `detect()` returns the backend forced by `--cfg des_backend="…"`, else the best one
-//! this CPU supports: `avx512` > `avx2` > `soft`. Every backend uses the same compact key
-//! schedule ([`soft::Ks`], 128 bytes per DES key, made by the table-driven key
-//! schedule); the bitsliced backends expand it into per-bit masks inside each bulk call,
-//! so key setup costs the same on every backend and single blocks never pay for it.
+//! The backends are the rows of the `backends!` table below, most preferred first:
+//! `detect()` returns the backend forced by `--cfg des_backend="…"`, else the first one
+//! this CPU supports: `avx512` > `avx2` > `soft`. A row's `blocks` is its backend's
+//! break-even batch size (`avx512::MIN_YMM`, `avx2::MIN_BATCH`, measured with
+//! `benches/des.rs`: see the crate README); the backend hands shorter calls to the `soft`
+//! code itself.
+//!
+//! Every backend uses the same compact key schedule ([`soft::Ks`], 128 bytes per DES key,
+//! made by the table-driven key schedule); the bitsliced backends expand it into per-bit
+//! masks inside each bulk call, so key setup costs the same on every backend and single
+//! blocks never pay for it.
 
 #[cfg(target_arch = "x86_64")]
 mod avx2;
@@ -17,116 +23,21 @@ pub(crate) mod soft;
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
 use soft::{Ks, Passes};
 
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(avx2_cpuid, "avx2");
-#[cfg(target_arch = "x86_64")]
-cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl");
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only
-/// [`avx2_token`] makes one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AVX-512F and AVX-512VL with `zmm` state enabled by the OS: only
-/// [`avx512_token`] makes one.
-#[cfg(target_arch = "x86_64")]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "des", cfg: des_backend;
     /// Portable table-driven Rust, every target.
-    Soft,
-    /// Bitsliced over 256 blocks in `ymm` registers.
-    #[cfg(target_arch = "x86_64")]
-    Avx2(Avx2Token),
+    "soft" => Soft;
     /// Bitsliced over 512 blocks in `zmm` registers.
-    #[cfg(target_arch = "x86_64")]
-    Avx512(Avx512Token),
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(target_arch = "x86_64")]
-            Backend::Avx512(_) => "avx512",
-        }
+    "avx512" => Avx512 {
+        arch: ["x86_64"],
+        needs: ["avx512f", "avx512vl"],
+        blocks: 40,
     }
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn avx2_token() -> Option<Avx2Token> {
-    avx2_cpuid::get().then_some(Avx2Token(()))
-}
-
-#[cfg(target_arch = "x86_64")]
-#[inline]
-fn avx512_token() -> Option<Avx512Token> {
-    avx512_cpuid::get().then_some(Avx512Token(()))
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(target_arch = "x86_64")]
-        "avx2" => avx2_token().map(Backend::Avx2),
-        #[cfg(target_arch = "x86_64")]
-        "avx512" => avx512_token().map(Backend::Avx512),
-        _ => None,
-    }
-}
-
-/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
-#[inline]
-#[cfg_attr(
-    any(des_backend = "soft", des_backend = "avx2", des_backend = "avx512"),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if let Some(t) = avx512_token() {
-            return Backend::Avx512(t);
-        }
-        if let Some(t) = avx2_token() {
-            return Backend::Avx2(t);
-        }
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg des_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(des_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(des_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86-64");
-    #[cfg(des_backend = "avx512")]
-    let backend = forced("avx512", "AVX-512F and AVX-512VL on x86-64");
-    #[cfg(not(any(des_backend = "soft", des_backend = "avx2", des_backend = "avx512")))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(des_backend = "avx2", des_backend = "avx512"))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => {
-            panic!("des was built with --cfg des_backend=\"{name}\", but this CPU lacks {needs}")
-        }
+    /// Bitsliced over 256 blocks in `ymm` registers.
+    "avx2" => Avx2 {
+        arch: ["x86_64"],
+        needs: ["avx2"],
+        blocks: 48,
     }
 }
 
@@ -222,27 +133,11 @@ impl<const K: usize> Drop for Keys<K> {
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::{Keys, by_name};
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(target_arch = "x86_64")]
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(target_arch = "x86_64"))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::{Backend, Keys};
 
     fn keys<const K: usize>(name: &str, key: &[u8]) -> Keys<K> {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => Keys::new(b, key),
             None => panic!("des backend `{name}` is not available on this CPU"),
         }
@@ -274,7 +169,7 @@ pub mod __backends {
 /// Not part of the RustCrypto API and not covered by semver: it changes with `des-crypt`.
 #[doc(hidden)]
 pub mod __crypt {
-    use super::{Backend, by_name, soft};
+    use super::{Backend, soft};
     use crate::Block;
 
     /// The key schedule of one DES key (FreeSec's `des_setkey`).
@@ -323,7 +218,7 @@ pub mod __crypt {
     /// Keys per batch of backend `name` (0: no bitsliced batch, e.g. `soft`, or not
     /// available on this CPU).
     pub fn lanes(name: &str) -> usize {
-        match by_name(name) {
+        match Backend::by_name(name) {
             #[cfg(target_arch = "x86_64")]
             Some(Backend::Avx2(_)) => 256,
             #[cfg(target_arch = "x86_64")]
@@ -353,7 +248,7 @@ pub mod __crypt {
             *b = (*key).into();
         }
         let mut o = [Block::default(); 512];
-        match by_name(name) {
+        match Backend::by_name(name) {
             // SAFETY: the token in `Avx2` proves the CPU has AVX2 (`crypt_batch`'s features).
             #[cfg(target_arch = "x86_64")]
             Some(Backend::Avx2(_)) => unsafe {
@@ -438,7 +333,7 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
 fn key_schedules_match_soft() {
     let mut rng = testkit::Rng::new(testkit::seed(0xDE5C7));
     for name in ["avx2", "avx512"] {
-        let Some(backend) = by_name(name) else {
+        let Some(backend) = Backend::by_name(name) else {
             testkit::available(name, false); // SKIP, or a panic under TESTKIT_REQUIRE
             continue;
         };

@@ -22,7 +22,7 @@ use cipher::{
 /// A `ymm` register of bit planes (4 lanes of 64 blocks).
 ///
 /// Its methods use AVX2 intrinsics; they are only reached from [`run`], which is only
-/// called with an `Avx2Token` (see `Backend`).
+/// called with a `token::Avx2` (see `Backend`).
 #[derive(Clone, Copy)]
 struct Y(__m256i);
 
@@ -126,8 +126,8 @@ fn batch_y(inp: &[Block], out: &mut [Block], m: &[Masks]) {
 }
 
 /// Fewest tail blocks worth a padded 256-block batch; fewer go to `soft` (break-even
-/// measured with `benches/des.rs`: see the crate README).
-pub(crate) const MIN_BATCH: usize = 48;
+/// measured with `benches/des.rs`: see the crate README). The `blocks` of the `avx2` row.
+pub(crate) const MIN_BATCH: usize = super::token::Avx2::MIN_BLOCKS;
 
 /// Runs the `P` passes whose masks are `m` over every block of `buf`: 256 at a time, a
 /// tail of at least [`MIN_BATCH`] blocks as one padded batch, fewer through `soft`.
@@ -193,7 +193,7 @@ impl<const P: usize> Backend<'_, P> {
             m
         });
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx2Token` (AVX2 with OS support for `ymm`).
+        // with a `token::Avx2` (AVX2 with OS support for `ymm`).
         unsafe { run(self.ks, &self.passes, &m[..16 * P], buf) }
     }
 }

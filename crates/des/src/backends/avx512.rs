@@ -23,7 +23,7 @@ use cipher::{
 /// A `zmm` register of bit planes (8 lanes of 64 blocks).
 ///
 /// Its methods use AVX-512F intrinsics; they are only reached from [`run`], which is
-/// only called with an `Avx512Token` (see `Backend`).
+/// only called with a `token::Avx512` (see `Backend`).
 #[derive(Clone, Copy)]
 struct Z(__m512i);
 
@@ -166,8 +166,9 @@ fn batch_y(inp: &[Block], out: &mut [Block], m: &[Masks]) {
 }
 
 /// Fewest tail blocks worth a padded 256-block `ymm` batch; fewer go to `soft`
-/// (break-even measured with `benches/des.rs`: see the crate README).
-pub(crate) const MIN_YMM: usize = 40;
+/// (break-even measured with `benches/des.rs`: see the crate README). The `blocks` of
+/// the `avx512` row.
+pub(crate) const MIN_YMM: usize = super::token::Avx512::MIN_BLOCKS;
 
 /// Runs the `P` passes whose masks are `m` over every block of `buf`: 512 at a time in
 /// `zmm`, a tail of more than 256 blocks as one padded `zmm` batch, a tail of
@@ -240,7 +241,7 @@ impl<const P: usize> Backend<'_, P> {
             m
         });
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx512Token` (AVX-512F and AVX-512VL with OS support for `zmm`).
+        // with a `token::Avx512` (AVX-512F and AVX-512VL with OS support for `zmm`).
         unsafe { run(self.ks, &self.passes, &m[..16 * P], buf) }
     }
 }
