@@ -1,7 +1,8 @@
 //! Backend selection: the only place that decides which Serpent implementation runs.
 //!
-//! `detect()` returns the backend forced by `--cfg serpent_backend="…"`, else the best one
-//! this CPU supports: `avx512` > `avx2` > `soft`. Every backend uses the same round keys
+//! The backends are the rows of the `backends!` table below, most preferred first:
+//! `detect()` returns the backend forced by `--cfg serpent_backend="…"`, else the first
+//! one this CPU supports: `avx512` > `avx2` > `soft`. Every backend uses the same round keys
 //! (33 × 4 words), so a cipher stores them once beside its [`Backend`]; a bulk call
 //! dispatches once.
 
@@ -49,124 +50,19 @@ pub(crate) fn round_keys(key: &[u8]) -> RoundKeys {
     rk
 }
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx2_cpuid, "avx2");
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-cpufeatures::new!(avx512_cpuid, "avx512f", "avx512vl", "avx2");
-
-/// Proof that the CPU has AVX2 with `ymm` state enabled by the OS: only [`avx2_token`]
-/// makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx2Token(());
-
-/// Proof that the CPU has AVX-512F, AVX-512VL and AVX2 with `zmm` state enabled by the
-/// OS: only [`avx512_token`] makes one.
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Avx512Token(());
-
-/// The implementation chosen for a cipher.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Backend {
+simdcrypt_dispatch::backends! {
+    crate: "serpent", cfg: serpent_backend;
     /// Portable bitsliced Rust, one block at a time, every target.
-    Soft,
-    /// Word-sliced on `ymm`, 16 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx2(Avx2Token),
+    "soft" => Soft;
     /// Word-sliced on `zmm` with `vpternlogd` S-boxes, 32 blocks in flight.
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Avx512(Avx512Token),
-}
-
-impl Backend {
-    /// The backend's name (the cfg value, file stem and bench id).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Backend::Soft => "soft",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx2(_) => "avx2",
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-            Backend::Avx512(_) => "avx512",
-        }
+    "avx512" => Avx512 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx512f", "avx512vl", "avx2"],
     }
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn avx2_token() -> Option<Avx2Token> {
-    avx2_cpuid::get().then_some(Avx2Token(()))
-}
-
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-#[inline]
-fn avx512_token() -> Option<Avx512Token> {
-    avx512_cpuid::get().then_some(Avx512Token(()))
-}
-
-/// The backend named `name`, if it is compiled in and this CPU can run it.
-fn by_name(name: &str) -> Option<Backend> {
-    match name {
-        "soft" => Some(Backend::Soft),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx2" => avx2_token().map(Backend::Avx2),
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        "avx512" => avx512_token().map(Backend::Avx512),
-        _ => None,
-    }
-}
-
-/// The best backend this CPU supports: `avx512` > `avx2` > `soft`.
-#[inline]
-#[cfg_attr(
-    any(
-        serpent_backend = "soft",
-        serpent_backend = "avx2",
-        serpent_backend = "avx512"
-    ),
-    allow(dead_code)
-)]
-fn best() -> Backend {
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    {
-        if let Some(t) = avx512_token() {
-            return Backend::Avx512(t);
-        }
-        if let Some(t) = avx2_token() {
-            return Backend::Avx2(t);
-        }
-    }
-    Backend::Soft
-}
-
-/// The forced backend (`--cfg serpent_backend="…"`), else the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU (or is not compiled for this target).
-#[inline]
-pub(crate) fn detect() -> Backend {
-    #[cfg(serpent_backend = "soft")]
-    let backend = Backend::Soft;
-    #[cfg(serpent_backend = "avx2")]
-    let backend = forced("avx2", "AVX2 on x86/x86-64");
-    #[cfg(serpent_backend = "avx512")]
-    let backend = forced("avx512", "AVX-512F, AVX-512VL and AVX2 on x86/x86-64");
-    #[cfg(not(any(
-        serpent_backend = "soft",
-        serpent_backend = "avx2",
-        serpent_backend = "avx512"
-    )))]
-    let backend = best();
-    backend
-}
-
-#[cfg(any(serpent_backend = "avx2", serpent_backend = "avx512"))]
-fn forced(name: &str, needs: &str) -> Backend {
-    match by_name(name) {
-        Some(b) => b,
-        None => panic!(
-            "serpent was built with --cfg serpent_backend=\"{name}\", but this CPU lacks {needs}"
-        ),
+    /// Word-sliced on `ymm`, 16 blocks in flight.
+    "avx2" => Avx2 {
+        arch: ["x86", "x86_64"],
+        needs: ["avx2"],
     }
 }
 
@@ -241,31 +137,15 @@ pub(crate) fn decrypt_block(
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
-    use super::by_name;
-
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    pub const ALL: &[&str] = &["soft", "avx2", "avx512"];
-    /// Names of the backends compiled into this build (available or not).
-    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
-    pub const ALL: &[&str] = &["soft"];
-
-    /// Whether backend `name` is compiled in and can run on this CPU.
-    pub fn available(name: &str) -> bool {
-        by_name(name).is_some()
-    }
-
-    /// The name of the backend a new cipher uses (forced or detected).
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
+    pub use super::__table::*;
+    use super::Backend;
 
     /// A [`Serpent`](crate::Serpent) for `key` (16..=32 bytes) that runs on backend `name`.
     ///
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or the key length is wrong.
     pub fn serpent_with(name: &str, key: &[u8]) -> crate::Serpent {
-        match by_name(name) {
+        match Backend::by_name(name) {
             Some(b) => crate::Serpent::with_backend(key, b).expect("key of 16..=32 bytes"),
             None => panic!("serpent backend `{name}` is not available on this CPU"),
         }

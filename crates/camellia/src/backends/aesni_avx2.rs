@@ -288,7 +288,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
-        // only with an `AesniAvx2Token` (AES-NI and AVX2 with OS support for `ymm`).
+        // only with a `token::AesniAvx2` (AES-NI and AVX2 with OS support for `ymm`).
         unsafe { run_blocks(self.k, &self.kb, self.dec, blocks.into_buf()) }
     }
 

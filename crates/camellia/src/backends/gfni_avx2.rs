@@ -239,7 +239,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
-        // only with a `GfniAvx2Token` (AVX2 and GFNI with OS support for `ymm`).
+        // only with a `token::GfniAvx2` (AVX2 and GFNI with OS support for `ymm`).
         unsafe { run_blocks(self.k, &self.kb, self.dec, blocks.into_buf()) }
     }
 

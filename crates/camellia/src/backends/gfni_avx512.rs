@@ -201,7 +201,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called
-        // only with a `GfniAvx512Token` (AVX2, AVX-512F/BW/VL and GFNI, OS `zmm` state).
+        // only with a `token::GfniAvx512` (AVX2, AVX-512F/BW/VL and GFNI, OS `zmm` state).
         unsafe { run_blocks(self.k, &self.kb, self.dec, blocks.into_buf()) }
     }
 

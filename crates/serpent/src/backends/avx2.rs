@@ -170,7 +170,7 @@ impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx2Token` (AVX2 with OS support for `ymm`).
+        // with a `token::Avx2` (AVX2 with OS support for `ymm`).
         unsafe { run_blocks(self.0, blocks.into_buf(), true) }
     }
 

@@ -463,14 +463,14 @@ impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx512Token` (AVX-512F, AVX-512VL and AVX2 with OS support for `zmm`).
+        // with a `token::Avx512` (AVX-512F, AVX-512VL and AVX2 with OS support for `zmm`).
         unsafe { one_block(self.0, block, true) }
     }
 
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
-        // with an `Avx512Token` (AVX-512F, AVX-512VL and AVX2 with OS support for `zmm`).
+        // with a `token::Avx512` (AVX-512F, AVX-512VL and AVX2 with OS support for `zmm`).
         unsafe { run_blocks(self.0, blocks.into_buf(), true) }
     }
 
