@@ -3,7 +3,7 @@ use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherDecrypt, BlockModeDecBackend,
     BlockModeDecClosure, BlockModeDecrypt, BlockSizeUser, InOut, ParBlocks, ParBlocksSizeUser,
     array::{Array, ArraySize},
-    consts::U64,
+    consts::{U8, U64},
     inout::{InOutBuf, NotEqualError},
     typenum::Unsigned,
 };
@@ -84,6 +84,14 @@ fn unchain_windows<W: ArraySize, B: BlockCipherDecBackend>(
     blocks: InOutBuf<'_, '_, Block<B>>,
 ) {
     let (windows, tail) = blocks.into_chunks::<W>();
+    if windows.is_empty() && tail.len() <= U8::USIZE {
+        // A short call (up to 8 blocks) needs no window: zeroing one (1 KiB for AES)
+        // would cost more than its cipher calls (issue 18).
+        let mut pt = Array::<Block<B>, U8>::default();
+        let n = tail.len();
+        unchain(cipher, iv, tail, &mut pt[..n]);
+        return;
+    }
     let mut pt = Array::<Block<B>, W>::default();
     for window in windows {
         unchain(cipher, iv, window.into_buf(), &mut pt);

@@ -5,7 +5,7 @@ use cipher::{
     StreamCipherBackend, StreamCipherClosure, StreamCipherCore, StreamCipherSeekCore,
     array::{Array, ArraySize},
     common::{InnerUser, IvSizeUser},
-    consts::U64,
+    consts::{U8, U64},
     inout::InOutBuf,
     typenum::Unsigned,
 };
@@ -145,6 +145,17 @@ where
     B: BlockCipherEncBackend,
 {
     let (windows, tail) = blocks.into_chunks::<W>();
+    if windows.is_empty() && tail.len() <= U8::USIZE {
+        // A short call (up to 8 blocks, 128 bytes of AES) needs no window: zeroing two
+        // windows (2 KiB for AES) would cost more than its cipher calls (issue 18).
+        let mut ctrs = Array::<Block<B>, U8>::default();
+        let mut ks = Array::<Block<B>, U8>::default();
+        let n = tail.len();
+        F::fill_blocks(cn, &mut ctrs[..n]);
+        encrypt_b2b(backend, &ctrs[..n], &mut ks[..n]);
+        xor_blocks(tail, &ks[..n]);
+        return;
+    }
     let mut ctrs = Array::<Block<B>, W>::default();
     let mut ks = Array::<Block<B>, W>::default();
     for (i, window) in windows.into_iter().enumerate() {
