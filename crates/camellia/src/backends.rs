@@ -45,11 +45,13 @@ simdcrypt_dispatch::backends! {
     "gfni_avx2" => GfniAvx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2", "gfni"],
+        blocks: 4,
     }
     /// Byte-sliced AES-NI + `vpshufb` on `ymm`, 32 blocks per pass.
     "aesni_avx2" => AesniAvx2 {
         arch: ["x86", "x86_64"],
         needs: ["aes", "avx2"],
+        blocks: 6,
     }
 }
 

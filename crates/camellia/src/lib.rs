@@ -23,8 +23,10 @@
 //! | table-based portable Rust | `camellia_backend="soft"` | every target (also 32-bit and big-endian) | 1 |
 //!
 //! The SIMD backends run many blocks at once (ECB, CTR, CBC decryption); a single block
-//! (CBC encryption, and the last block of a message) always runs on the `soft` code,
-//! whose F-function is eight look-ups into 64-bit "SP" tables. The byte-sliced backends
+//! (CBC encryption), and a call or tail of fewer than 4 blocks (6 on `aesni_avx2`: the
+//! rows' `blocks` in `src/backends.rs`), runs on the `soft` code, since a padded pass
+//! costs as much as a full one; the byte-sliced subkeys are made only when a pass first
+//! needs them. `soft`'s F-function is eight look-ups into 64-bit "SP" tables. The byte-sliced backends
 //! keep byte `j` of every block in vector `j` and compute each Camellia S-box as one
 //! `vgf2p8affineqb` plus one `vgf2p8affineinvqb` (Camellia's S-boxes are affine-equivalent
 //! to inversion in GF(2⁸)); `aesni_avx2` gets the same inversion from `vaesenclast`
@@ -39,9 +41,10 @@
 //!   bytes), like RustCrypto's `camellia` and most software Camellia: it is **not
 //!   constant-time** on CPUs with caches. Its key schedule uses the same tables.
 //! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`: whole passes are constant-time (GFNI or
-//!   AES-NI instructions, `vpshufb` on registers and plain vector logic, no table, no branch or index that depends on data or key). Single
-//!   blocks — every block of CBC *encryption*, a message's last block when one is left
-//!   over, and the key schedule — use the `soft` code and are not.
+//!   AES-NI instructions, `vpshufb` on registers and plain vector logic, no table, no
+//!   branch or index that depends on data or key). Single blocks and short runs — every
+//!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6) blocks,
+//!   and the key schedule — use the `soft` code and are not.
 //!
 //! With the `zeroize` feature, the subkeys are overwritten with zeros on drop (and the
 //! SIMD backends' broadcast copies of them at the end of each call).

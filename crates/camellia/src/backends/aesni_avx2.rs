@@ -24,7 +24,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self, KeyBytes, Simd};
+use super::bytesliced::{self, LazyKeyBytes, Simd};
 use super::gfni_avx2::one;
 use crate::backends::Block;
 use cipher::{
@@ -230,7 +230,7 @@ impl Simd for AesYmm {
 #[target_feature(enable = "aes,avx2")]
 fn run_blocks<const RK: usize>(
     k: &[u64; RK],
-    kb: &[KeyBytes; RK],
+    kb: &LazyKeyBytes<'_, RK>,
     dec: bool,
     mut buf: InOutBuf<'_, '_, Block>,
 ) {
@@ -238,7 +238,11 @@ fn run_blocks<const RK: usize>(
     let n = buf.len();
     let mut at = 0;
     while n - at >= 32 {
-        let y = bytesliced::pass(s, kb, Array::slice_as_flattened(&buf.get_in()[at..at + 32]));
+        let y = bytesliced::pass(
+            s,
+            kb.get(),
+            Array::slice_as_flattened(&buf.get_in()[at..at + 32]),
+        );
         bytesliced::store(
             s,
             Array::slice_as_flattened_mut(&mut buf.get_out()[at..at + 32]),
@@ -247,10 +251,10 @@ fn run_blocks<const RK: usize>(
         at += 32;
     }
     let rest = n - at;
-    if rest >= 6 {
+    if rest >= super::token::AesniAvx2::MIN_BLOCKS {
         let mut tmp = [0u8; 16 * 32];
         tmp[..16 * rest].copy_from_slice(Array::slice_as_flattened(&buf.get_in()[at..]));
-        let y = bytesliced::pass(s, kb, &tmp);
+        let y = bytesliced::pass(s, kb.get(), &tmp);
         bytesliced::store(s, &mut tmp, y);
         Array::slice_as_flattened_mut(&mut buf.get_out()[at..]).copy_from_slice(&tmp[..16 * rest]);
     } else {
@@ -264,7 +268,7 @@ fn run_blocks<const RK: usize>(
 /// [`decrypt`] make one, inside code compiled for (and only run with) AES-NI and AVX2.
 struct Backend<'a, const RK: usize> {
     k: &'a [u64; RK],
-    kb: [KeyBytes; RK],
+    kb: LazyKeyBytes<'a, RK>,
     dec: bool,
 }
 
@@ -318,13 +322,6 @@ impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     }
 }
 
-impl<const RK: usize> Drop for Backend<'_, RK> {
-    fn drop(&mut self) {
-        #[cfg(feature = "zeroize")]
-        cipher::zeroize::Zeroize::zeroize(&mut self.kb);
-    }
-}
-
 /// Runs `f` with the AES-NI/AVX2 encryption backend.
 #[target_feature(enable = "aes,avx2")]
 pub(crate) fn encrypt<const RK: usize>(
@@ -333,7 +330,7 @@ pub(crate) fn encrypt<const RK: usize>(
 ) {
     f.call(&Backend {
         k,
-        kb: bytesliced::schedule(k, false),
+        kb: LazyKeyBytes::new(k, false),
         dec: false,
     })
 }
@@ -346,7 +343,7 @@ pub(crate) fn decrypt<const RK: usize>(
 ) {
     f.call(&Backend {
         k,
-        kb: bytesliced::schedule(k, true),
+        kb: LazyKeyBytes::new(k, true),
         dec: true,
     })
 }

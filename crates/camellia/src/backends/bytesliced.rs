@@ -19,6 +19,8 @@
 //! Nothing here branches on or indexes by data or key: constant time as long as the
 //! backend's S-box instructions are (GFNI and AES-NI are).
 
+use core::cell::OnceCell;
+
 /// The vector operations a byte-sliced backend provides. An implementing value is a
 /// proof that the CPU has the instructions (backends make one only inside their
 /// `#[target_feature]` functions), so the methods are safe.
@@ -77,6 +79,40 @@ pub(crate) fn schedule<const RK: usize>(k: &[u64; RK], dec: bool) -> [KeyBytes; 
         let b = k[i].to_be_bytes();
         core::array::from_fn(|j| u32::from(b[j]) * 0x0101_0101)
     })
+}
+
+/// The byte-sliced subkeys of one direction, made by the first pass that needs them: a
+/// call that runs only single blocks (`soft`) never computes them (issue 18). Zeroed on
+/// drop with the `zeroize` feature.
+pub(crate) struct LazyKeyBytes<'a, const RK: usize> {
+    k: &'a [u64; RK],
+    dec: bool,
+    kb: OnceCell<[KeyBytes; RK]>,
+}
+
+impl<'a, const RK: usize> LazyKeyBytes<'a, RK> {
+    pub(crate) fn new(k: &'a [u64; RK], dec: bool) -> Self {
+        Self {
+            k,
+            dec,
+            kb: OnceCell::new(),
+        }
+    }
+
+    /// The subkeys in byte-sliced form.
+    #[inline]
+    pub(crate) fn get(&self) -> &[KeyBytes; RK] {
+        self.kb.get_or_init(|| schedule(self.k, self.dec))
+    }
+}
+
+impl<const RK: usize> Drop for LazyKeyBytes<'_, RK> {
+    fn drop(&mut self) {
+        #[cfg(feature = "zeroize")]
+        if let Some(kb) = self.kb.get_mut() {
+            cipher::zeroize::Zeroize::zeroize(kb);
+        }
+    }
 }
 
 /// 16×16 byte transpose within each 128-bit lane: four rounds of `unpack{lo,hi}bw`

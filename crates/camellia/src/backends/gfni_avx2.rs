@@ -26,7 +26,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self, KeyBytes, Simd};
+use super::bytesliced::{self, LazyKeyBytes, Simd};
 use super::soft;
 use crate::backends::Block;
 use cipher::{
@@ -171,7 +171,7 @@ impl Simd for Ymm {
 #[target_feature(enable = "avx2,gfni")]
 pub(crate) fn run_blocks<const RK: usize>(
     k: &[u64; RK],
-    kb: &[KeyBytes; RK],
+    kb: &LazyKeyBytes<'_, RK>,
     dec: bool,
     mut buf: InOutBuf<'_, '_, Block>,
 ) {
@@ -179,7 +179,11 @@ pub(crate) fn run_blocks<const RK: usize>(
     let n = buf.len();
     let mut at = 0;
     while n - at >= 32 {
-        let y = bytesliced::pass(s, kb, Array::slice_as_flattened(&buf.get_in()[at..at + 32]));
+        let y = bytesliced::pass(
+            s,
+            kb.get(),
+            Array::slice_as_flattened(&buf.get_in()[at..at + 32]),
+        );
         bytesliced::store(
             s,
             Array::slice_as_flattened_mut(&mut buf.get_out()[at..at + 32]),
@@ -188,14 +192,18 @@ pub(crate) fn run_blocks<const RK: usize>(
         at += 32;
     }
     let rest = n - at;
-    if rest >= 2 {
+    // Fewer blocks than the table's `blocks` run one by one on `soft`: a padded pass
+    // costs as much as 32 blocks (issue 18).
+    if rest >= super::token::GfniAvx2::MIN_BLOCKS {
         let mut tmp = [0u8; 16 * 32];
         tmp[..16 * rest].copy_from_slice(Array::slice_as_flattened(&buf.get_in()[at..]));
-        let y = bytesliced::pass(s, kb, &tmp);
+        let y = bytesliced::pass(s, kb.get(), &tmp);
         bytesliced::store(s, &mut tmp, y);
         Array::slice_as_flattened_mut(&mut buf.get_out()[at..]).copy_from_slice(&tmp[..16 * rest]);
-    } else if rest == 1 {
-        one(k, dec, buf.get(at));
+    } else {
+        for i in at..n {
+            one(k, dec, buf.get(i));
+        }
     }
 }
 
@@ -214,7 +222,7 @@ pub(crate) fn one<const RK: usize>(k: &[u64; RK], dec: bool, mut block: InOut<'_
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX2 and GFNI.
 struct Backend<'a, const RK: usize> {
     k: &'a [u64; RK],
-    kb: [KeyBytes; RK],
+    kb: LazyKeyBytes<'a, RK>,
     dec: bool,
 }
 
@@ -269,13 +277,6 @@ impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     }
 }
 
-impl<const RK: usize> Drop for Backend<'_, RK> {
-    fn drop(&mut self) {
-        #[cfg(feature = "zeroize")]
-        cipher::zeroize::Zeroize::zeroize(&mut self.kb);
-    }
-}
-
 /// Runs `f` with the GFNI/AVX2 encryption backend.
 #[target_feature(enable = "avx2,gfni")]
 pub(crate) fn encrypt<const RK: usize>(
@@ -284,7 +285,7 @@ pub(crate) fn encrypt<const RK: usize>(
 ) {
     f.call(&Backend {
         k,
-        kb: bytesliced::schedule(k, false),
+        kb: LazyKeyBytes::new(k, false),
         dec: false,
     })
 }
@@ -297,7 +298,7 @@ pub(crate) fn decrypt<const RK: usize>(
 ) {
     f.call(&Backend {
         k,
-        kb: bytesliced::schedule(k, true),
+        kb: LazyKeyBytes::new(k, true),
         dec: true,
     })
 }

@@ -15,7 +15,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self, KeyBytes, Simd};
+use super::bytesliced::{self, LazyKeyBytes, Simd};
 use super::gfni_avx2::{
     self, POST1, POST1_C, POST2, POST2_C, POST3, POST3_C, PRE_C, PRE4, PRE123, one,
 };
@@ -150,7 +150,7 @@ impl Simd for Zmm {
 #[target_feature(enable = "avx2,gfni,avx512f,avx512bw,avx512vl")]
 fn run_blocks<const RK: usize>(
     k: &[u64; RK],
-    kb: &[KeyBytes; RK],
+    kb: &LazyKeyBytes<'_, RK>,
     dec: bool,
     mut buf: InOutBuf<'_, '_, Block>,
 ) {
@@ -158,7 +158,11 @@ fn run_blocks<const RK: usize>(
     let n = buf.len();
     let mut at = 0;
     while n - at >= 64 {
-        let y = bytesliced::pass(s, kb, Array::slice_as_flattened(&buf.get_in()[at..at + 64]));
+        let y = bytesliced::pass(
+            s,
+            kb.get(),
+            Array::slice_as_flattened(&buf.get_in()[at..at + 64]),
+        );
         bytesliced::store(
             s,
             Array::slice_as_flattened_mut(&mut buf.get_out()[at..at + 64]),
@@ -176,7 +180,7 @@ fn run_blocks<const RK: usize>(
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX-512 and GFNI.
 struct Backend<'a, const RK: usize> {
     k: &'a [u64; RK],
-    kb: [KeyBytes; RK],
+    kb: LazyKeyBytes<'a, RK>,
     dec: bool,
 }
 
@@ -231,13 +235,6 @@ impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     }
 }
 
-impl<const RK: usize> Drop for Backend<'_, RK> {
-    fn drop(&mut self) {
-        #[cfg(feature = "zeroize")]
-        cipher::zeroize::Zeroize::zeroize(&mut self.kb);
-    }
-}
-
 /// Runs `f` with the GFNI/AVX-512 encryption backend.
 #[target_feature(enable = "avx2,gfni,avx512f,avx512bw,avx512vl")]
 pub(crate) fn encrypt<const RK: usize>(
@@ -246,7 +243,7 @@ pub(crate) fn encrypt<const RK: usize>(
 ) {
     f.call(&Backend {
         k,
-        kb: bytesliced::schedule(k, false),
+        kb: LazyKeyBytes::new(k, false),
         dec: false,
     })
 }
@@ -259,7 +256,7 @@ pub(crate) fn decrypt<const RK: usize>(
 ) {
     f.call(&Backend {
         k,
-        kb: bytesliced::schedule(k, true),
+        kb: LazyKeyBytes::new(k, true),
         dec: true,
     })
 }
