@@ -19,13 +19,13 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::{avx2, soft};
-use core::cell::OnceCell;
 use crate::{Blk, LENGTH_SUB_KEYS};
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, InOut, InOutBuf, ParBlocks, ParBlocksSizeUser,
     consts::{U8, U64},
 };
+use core::cell::OnceCell;
 
 /// Subkeys broadcast to 32 lanes, and `1 − k` (for the zero fix-up of [`mul`]).
 struct Keys {

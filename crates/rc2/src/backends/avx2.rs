@@ -20,13 +20,13 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::soft;
-use core::cell::OnceCell;
 use crate::Blk;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
     BlockSizeUser, InOut, InOutBuf, ParBlocks, ParBlocksSizeUser,
     consts::{U8, U32},
 };
+use core::cell::OnceCell;
 
 /// Below this many blocks a call runs the `soft` one-block code instead (the table's
 /// `blocks` for `avx2`): broadcasting the 64 key vectors and one padded 16-block group

@@ -19,13 +19,13 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::{avx2, soft};
-use core::cell::OnceCell;
 use crate::Blk;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
     BlockSizeUser, InOut, InOutBuf, ParBlocks, ParBlocksSizeUser,
     consts::{U8, U64},
 };
+use core::cell::OnceCell;
 
 /// The key table broadcast to 32 lanes, in two registers for `vpermi2w`, and as is.
 struct Keys {
