@@ -58,6 +58,7 @@ simdcrypt_dispatch::backends! {
     "avx512" => Avx512 {
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx512vl", "avx2"],
+        blocks: 4,
     }
     /// Word-sliced on `ymm`, 16 blocks in flight.
     "avx2" => Avx2 {

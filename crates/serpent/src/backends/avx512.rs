@@ -410,7 +410,8 @@ unsafe fn run_n<const N: usize>(k: &RoundKeys, inp: *const u8, out: *mut u8, enc
     }
 }
 
-/// Any number of blocks: 32 at a time, then 16, then the last 1–15 padded to 16.
+/// Any number of blocks: 32 at a time, then 16, then the last 1–15 padded to 16, or one
+/// at a time when fewer than the table's `blocks`.
 #[inline]
 #[target_feature(enable = "avx512f,avx512vl")]
 pub(crate) fn run_blocks(k: &RoundKeys, buf: InOutBuf<'_, '_, Block<Backend<'_>>>, enc: bool) {
@@ -429,7 +430,18 @@ pub(crate) fn run_blocks(k: &RoundKeys, buf: InOutBuf<'_, '_, Block<Backend<'_>>
         unsafe { run_n::<1>(k, inp.add(16 * at), out.add(16 * at), enc) };
         at += LANES;
     }
-    if at < n {
+    if at < n && n - at < super::token::Avx512::MIN_BLOCKS {
+        // A few blocks run one at a time on the single-block code: a padded pass costs
+        // as much as 16 blocks (the table's `blocks`; issue 18).
+        for i in at..n {
+            // SAFETY: block `i` is in the buffer (16 bytes at `16·i`); each block is read
+            // whole before it is written.
+            let x: [u8; 16] = unsafe { core::ptr::read_unaligned(inp.add(16 * i).cast()) };
+            let y = one::run(k, &x, enc);
+            // SAFETY: as above, for the output.
+            unsafe { core::ptr::write_unaligned(out.add(16 * i).cast::<[u8; 16]>(), y) };
+        }
+    } else if at < n {
         let rest = n - at;
         let mut tmp = [0u8; 16 * LANES];
         // SAFETY: blocks `at..n` are in the buffer; `tmp` has room for them.
