@@ -220,9 +220,7 @@ pub(crate) fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, Blk>) {
     }
     let rest = n - at;
     if rest > 0 && rest < MIN_BLOCKS {
-        for i in at..n {
-            soft::crypt(buf.get(i), &k.words);
-        }
+        soft::crypt_blocks(buf.split_at(at).1, &k.words);
     } else if rest > 0 {
         let mut tmp = [0u8; 128];
         for (i, b) in buf.get_in()[at..].iter().enumerate() {
@@ -250,11 +248,9 @@ impl Backend<'_> {
     /// Any number of blocks: `soft` below [`MIN_BLOCKS`], else [`run_blocks`].
     #[inline]
     #[target_feature(enable = "avx2")]
-    fn run(&self, mut buf: InOutBuf<'_, '_, Blk>) {
+    fn run(&self, buf: InOutBuf<'_, '_, Blk>) {
         if buf.len() < MIN_BLOCKS {
-            for i in 0..buf.len() {
-                soft::crypt(buf.get(i), self.words);
-            }
+            soft::crypt_blocks(buf, self.words);
         } else {
             run_blocks(self.keys.get_or_init(|| broadcast(self.words)), buf);
         }

@@ -215,11 +215,7 @@ fn run_blocks(b: &Backend<'_>, mut buf: InOutBuf<'_, '_, Blk>) {
     }
     match n - at {
         0 => {}
-        rest if rest < avx2::MIN_BLOCKS => {
-            for i in at..n {
-                soft::crypt(buf.get(i), b.words);
-            }
-        }
+        rest if rest < avx2::MIN_BLOCKS => soft::crypt_blocks(buf.split_at(at).1, b.words),
         _ => {
             let (_, rest) = buf.split_at(at);
             avx2::run_blocks(b.narrow.get_or_init(|| avx2::broadcast(b.words)), rest);

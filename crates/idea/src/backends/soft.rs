@@ -8,7 +8,7 @@
 
 use crate::{Blk, LENGTH_SUB_KEYS};
 use cipher::{
-    Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, ParBlocks,
+    Block, BlockCipherDecBackend, BlockCipherEncBackend, BlockSizeUser, InOut, InOutBuf, ParBlocks,
     ParBlocksSizeUser,
     consts::{U4, U8},
 };
@@ -113,6 +113,37 @@ pub(crate) fn crypt(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
     let out = block.get_out();
     for (o, w) in out.chunks_exact_mut(2).zip(y) {
         o.copy_from_slice(&w.to_be_bytes());
+    }
+}
+
+/// Any number of blocks, two at a time interleaved (one block is a latency-bound chain
+/// of multiplications, so a second one in flight is nearly free): the SIMD backends'
+/// short calls and tails.
+#[inline]
+pub(crate) fn crypt_blocks(mut buf: InOutBuf<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
+    let n = buf.len();
+    let word = |b: &Blk| {
+        [
+            u16::from_be_bytes([b[0], b[1]]),
+            u16::from_be_bytes([b[2], b[3]]),
+            u16::from_be_bytes([b[4], b[5]]),
+            u16::from_be_bytes([b[6], b[7]]),
+        ]
+    };
+    let mut i = 0;
+    while i + 2 <= n {
+        let x = [word(&buf.get_in()[i]), word(&buf.get_in()[i + 1])];
+        let y = words_n::<2>(x, k);
+        for (j, y) in y.iter().enumerate() {
+            let out = &mut buf.get_out()[i + j];
+            for (o, w) in out.chunks_exact_mut(2).zip(y) {
+                o.copy_from_slice(&w.to_be_bytes());
+            }
+        }
+        i += 2;
+    }
+    if i < n {
+        crypt(buf.get(i), k);
     }
 }
 
