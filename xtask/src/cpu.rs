@@ -41,10 +41,7 @@ pub fn has_feature(feature: &str) -> Option<bool> {
 pub fn can_run(row: &Row) -> Result<(), String> {
     let host = env::consts::ARCH;
     if !row.arch.is_empty() && !row.arch.iter().any(|a| a == host) {
-        return Err(format!(
-            "needs {} (this is {host})",
-            row.arch.join(" or ")
-        ));
+        return Err(format!("needs {} (this is {host})", row.arch.join(" or ")));
     }
     let missing: Vec<&str> = row
         .needs
@@ -136,9 +133,13 @@ mod tests {
         for list in &ws.backends {
             for r in &list.rows {
                 for f in &r.needs {
-                    let known = x86_features().any(|x| x == f)
-                        || AARCH64_FEATURES.contains(&f.as_str());
-                    assert!(known, "{}: {}: feature {f} is not in xtask's lists", list.alg, r.name);
+                    let known =
+                        x86_features().any(|x| x == f) || AARCH64_FEATURES.contains(&f.as_str());
+                    assert!(
+                        known,
+                        "{}: {}: feature {f} is not in xtask's lists",
+                        list.alg, r.name
+                    );
                 }
             }
         }

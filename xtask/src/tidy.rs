@@ -271,7 +271,10 @@ fn backends(r: &mut Report<'_>, ws: &Workspace) {
             r.add(
                 &list.file,
                 list.line,
-                format!("{name}: the table's cfg is `{cfg}`, not `{}_backend`", krate.lib),
+                format!(
+                    "{name}: the table's cfg is `{cfg}`, not `{}_backend`",
+                    krate.lib
+                ),
             );
         }
         if !root_text.contains(&format!("'cfg({cfg},")) {
@@ -709,7 +712,11 @@ mod tests {
     #[test]
     fn backends_dir_without_table() {
         let v = table_with(|t| t.replace("backends! {", "not_a_table! {")).violations();
-        assert_one(&v, "crates/foo-x/src/backends.rs:1", "no `simdcrypt_dispatch::backends!`");
+        assert_one(
+            &v,
+            "crates/foo-x/src/backends.rs:1",
+            "no `simdcrypt_dispatch::backends!`",
+        );
     }
 
     #[test]

@@ -374,7 +374,10 @@ fn after() { let _ = "x" => 1; }
         assert_eq!(b.values, ["soft", "avx512", "avx2"]);
         assert_eq!(b.line, 4);
         let r = b.row("avx512").unwrap();
-        assert_eq!((r.arch.as_slice(), r.line), (&["x86_64".to_string()][..], 9));
+        assert_eq!(
+            (r.arch.as_slice(), r.line),
+            (&["x86_64".to_string()][..], 9)
+        );
         assert_eq!(r.needs, ["avx512f", "avx512vl"]);
         assert_eq!(b.row("avx2").unwrap().arch, ["x86", "x86_64"]);
         assert!(b.row("avx2").unwrap().needs.is_empty());

@@ -616,7 +616,10 @@ mod tests {
         } else {
             assert_eq!(selected(), "soft");
         }
-        assert_eq!(demo::Backend::by_name("soft").map(|b| b.name()), Some("soft"));
+        assert_eq!(
+            demo::Backend::by_name("soft").map(|b| b.name()),
+            Some("soft")
+        );
     }
 
     #[test]
