@@ -9,8 +9,6 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use core::cell::OnceCell;
-
 use super::aesni::{self, NiKeys};
 use crate::Block;
 use cipher::{
@@ -19,33 +17,6 @@ use cipher::{
     consts::U16,
     inout::{InOut, InOutBuf},
 };
-
-/// The `xmm` round keys, and the same broadcast to both lanes of a `ymm` register on
-/// first use: a call of fewer than 8 blocks runs on AES-NI alone and never pays for the
-/// broadcast (issue 18).
-pub(crate) struct Rk<const R: usize> {
-    y: OnceCell<[__m256i; R]>,
-    pub(crate) x: aesni::Rk<R>,
-}
-
-impl<const R: usize> Rk<R> {
-    /// The round keys in both lanes of `ymm` registers.
-    #[inline]
-    #[target_feature(enable = "aes,ssse3,avx2,vaes")]
-    pub(crate) fn y(&self) -> &[__m256i; R] {
-        self.y
-            .get_or_init(|| core::array::from_fn(|i| _mm256_broadcastsi128_si256(self.x[i])))
-    }
-}
-
-#[inline]
-#[target_feature(enable = "aes,ssse3,avx2,vaes")]
-pub(crate) fn load_keys<const R: usize>(k: &[[u8; 16]; R]) -> Rk<R> {
-    Rk {
-        y: OnceCell::new(),
-        x: aesni::load_keys(k),
-    }
-}
 
 /// Reads a round key for one round of all the blocks in flight. A volatile read: with
 /// 8 blocks in flight the 15 keys of AES-256 cannot all stay in the 16 `ymm` registers,
@@ -121,11 +92,22 @@ fn run_n<const N: usize, const R: usize>(
 /// Any number of blocks: 16 at a time, then 8, then the AES-NI path for the last 0–7.
 #[inline]
 #[target_feature(enable = "aes,ssse3,avx2,vaes")]
-pub(crate) fn run_blocks<const R: usize>(k: &Rk<R>, mut buf: InOutBuf<'_, '_, Block>, enc: bool) {
+pub(crate) fn run_blocks<const R: usize>(
+    k: &aesni::Rk<R>,
+    mut buf: InOutBuf<'_, '_, Block>,
+    enc: bool,
+) {
     let n = buf.len();
     let mut at = 0;
     if n >= 8 {
-        let y = k.y();
+        // The round keys in both lanes of `ymm` registers, made for each call that
+        // needs them: 11–15 broadcast loads per 8 or more blocks cost nothing measurable
+        // at 8 KiB. A call of fewer than 8 blocks runs on AES-NI and never pays for them;
+        // caching them in a `OnceCell` cost a 128-byte call 95 of its 158 cycles on
+        // Zen 3 (its initialisation is out of line, `#[cold]`; issue 18).
+        let y: [__m256i; R] =
+            core::array::from_fn(|i| _mm256_broadcastsi128_si256(aesni::key(k, i)));
+        let y = &y;
         while n - at >= 16 {
             run_n::<8, R>(y, &mut buf, at, enc);
             at += 16;
@@ -137,17 +119,17 @@ pub(crate) fn run_blocks<const R: usize>(k: &Rk<R>, mut buf: InOutBuf<'_, '_, Bl
     }
     if at < n {
         let (_, rest) = buf.split_at(at);
-        aesni::run_blocks(&k.x, rest, enc);
+        aesni::run_blocks(k, rest, enc);
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX2 and VAES.
-struct Backend<const R: usize> {
-    k: Rk<R>,
+struct Backend<'k, const R: usize> {
+    k: &'k aesni::Rk<R>,
 }
 
-impl<const R: usize> BlockSizeUser for Backend<R> {
+impl<const R: usize> BlockSizeUser for Backend<'_, R> {
     type BlockSize = U16;
 }
 
@@ -155,48 +137,48 @@ impl<const R: usize> BlockSizeUser for Backend<R> {
 /// cycle, so 6–8 independent registers keep the units busy; of the 16 `ymm` registers
 /// an AVX2-only CPU has, 8 hold state and 8 hold round keys and loads (the remaining
 /// round keys are memory operands). More would spill on those CPUs.
-impl<const R: usize> ParBlocksSizeUser for Backend<R> {
+impl<const R: usize> ParBlocksSizeUser for Backend<'_, R> {
     type ParBlocksSize = U16;
 }
 
-impl<const R: usize> BlockCipherEncBackend for Backend<R> {
+impl<const R: usize> BlockCipherEncBackend for Backend<'_, R> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
         // with a `token::Vaes256` (AES-NI, SSSE3, AVX2 and VAES with OS support for `ymm`).
-        unsafe { aesni::run_one(&self.k.x, block, true) }
+        unsafe { aesni::run_one(self.k, block, true) }
     }
 
     #[inline(always)]
     fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: as in `encrypt_block`.
-        unsafe { run_blocks(&self.k, blocks.into_buf(), true) }
+        unsafe { run_blocks(self.k, blocks.into_buf(), true) }
     }
 
     #[inline(always)]
     fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block>) {
         // SAFETY: as in `encrypt_block`.
-        unsafe { run_blocks(&self.k, blocks, true) }
+        unsafe { run_blocks(self.k, blocks, true) }
     }
 }
 
-impl<const R: usize> BlockCipherDecBackend for Backend<R> {
+impl<const R: usize> BlockCipherDecBackend for Backend<'_, R> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: as in `encrypt_block`.
-        unsafe { aesni::run_one(&self.k.x, block, false) }
+        unsafe { aesni::run_one(self.k, block, false) }
     }
 
     #[inline(always)]
     fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
         // SAFETY: as in `encrypt_block`.
-        unsafe { run_blocks(&self.k, blocks.into_buf(), false) }
+        unsafe { run_blocks(self.k, blocks.into_buf(), false) }
     }
 
     #[inline(always)]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block>) {
         // SAFETY: as in `encrypt_block`.
-        unsafe { run_blocks(&self.k, blocks, false) }
+        unsafe { run_blocks(self.k, blocks, false) }
     }
 }
 
@@ -206,9 +188,7 @@ pub(crate) fn encrypt<const R: usize>(
     keys: &NiKeys<R>,
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
-    f.call(&Backend {
-        k: load_keys(&keys.enc),
-    })
+    f.call(&Backend { k: &keys.enc })
 }
 
 /// Runs `f` with the VAES-256 decryption backend.
@@ -217,9 +197,7 @@ pub(crate) fn decrypt<const R: usize>(
     keys: &NiKeys<R>,
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
-    f.call(&Backend {
-        k: load_keys(&keys.dec),
-    })
+    f.call(&Backend { k: &keys.dec })
 }
 
 #[cfg(test)]

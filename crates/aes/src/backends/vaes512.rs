@@ -24,27 +24,27 @@ use cipher::{
 
 /// The narrower round keys, and the same broadcast to the four lanes of a `zmm` register
 /// on first use: a call of fewer than 16 blocks never pays for the broadcast (issue 18).
-struct Rk<const R: usize> {
+struct Rk<'k, const R: usize> {
     z: OnceCell<[__m512i; R]>,
-    y: vaes256::Rk<R>,
+    x: &'k aesni::Rk<R>,
 }
 
-impl<const R: usize> Rk<R> {
+impl<const R: usize> Rk<'_, R> {
     /// The round keys in all four lanes of `zmm` registers.
     #[inline]
     #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
     fn z(&self) -> &[__m512i; R] {
         self.z
-            .get_or_init(|| core::array::from_fn(|i| _mm512_broadcast_i32x4(self.y.x[i])))
+            .get_or_init(|| core::array::from_fn(|i| _mm512_broadcast_i32x4(aesni::key(self.x, i))))
     }
 }
 
 #[inline]
 #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
-fn load_keys<const R: usize>(k: &[[u8; 16]; R]) -> Rk<R> {
+fn load_keys<const R: usize>(k: &aesni::Rk<R>) -> Rk<'_, R> {
     Rk {
         z: OnceCell::new(),
-        y: vaes256::load_keys(k),
+        x: k,
     }
 }
 
@@ -109,7 +109,7 @@ fn run_n<const N: usize, const R: usize>(
 /// Any number of blocks: 32 at a time, then 16, then the `ymm`/`xmm` paths.
 #[inline]
 #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
-fn run_blocks<const R: usize>(k: &Rk<R>, mut buf: InOutBuf<'_, '_, Block>, enc: bool) {
+fn run_blocks<const R: usize>(k: &Rk<'_, R>, mut buf: InOutBuf<'_, '_, Block>, enc: bool) {
     let n = buf.len();
     let mut at = 0;
     if n >= 16 {
@@ -125,17 +125,17 @@ fn run_blocks<const R: usize>(k: &Rk<R>, mut buf: InOutBuf<'_, '_, Block>, enc: 
     }
     if at < n {
         let (_, rest) = buf.split_at(at);
-        vaes256::run_blocks(&k.y, rest, enc);
+        vaes256::run_blocks(k.x, rest, enc);
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX-512F and VAES.
-struct Backend<const R: usize> {
-    k: Rk<R>,
+struct Backend<'k, const R: usize> {
+    k: Rk<'k, R>,
 }
 
-impl<const R: usize> BlockSizeUser for Backend<R> {
+impl<const R: usize> BlockSizeUser for Backend<'_, R> {
     type BlockSize = U16;
 }
 
@@ -145,16 +145,16 @@ impl<const R: usize> BlockSizeUser for Backend<R> {
 /// round keys of AES-256 (kept in registers across the loop) is 23, leaving room for
 /// temporaries. 64 blocks (16 registers) would not be faster and would send more of a
 /// short message to the narrow tail paths.
-impl<const R: usize> ParBlocksSizeUser for Backend<R> {
+impl<const R: usize> ParBlocksSizeUser for Backend<'_, R> {
     type ParBlocksSize = U32;
 }
 
-impl<const R: usize> BlockCipherEncBackend for Backend<R> {
+impl<const R: usize> BlockCipherEncBackend for Backend<'_, R> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
         // with a `token::Vaes512` (AES-NI, SSSE3, AVX-512F and VAES with OS support for `zmm`).
-        unsafe { aesni::run_one(&self.k.y.x, block, true) }
+        unsafe { aesni::run_one(self.k.x, block, true) }
     }
 
     #[inline(always)]
@@ -170,11 +170,11 @@ impl<const R: usize> BlockCipherEncBackend for Backend<R> {
     }
 }
 
-impl<const R: usize> BlockCipherDecBackend for Backend<R> {
+impl<const R: usize> BlockCipherDecBackend for Backend<'_, R> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
         // SAFETY: as in `encrypt_block`.
-        unsafe { aesni::run_one(&self.k.y.x, block, false) }
+        unsafe { aesni::run_one(self.k.x, block, false) }
     }
 
     #[inline(always)]
