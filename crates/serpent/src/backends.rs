@@ -64,6 +64,7 @@ simdcrypt_dispatch::backends! {
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
+        blocks: 2,
     }
 }
 

@@ -29,8 +29,11 @@
 //! that each lane of a vector register holds one block ("word slicing"): a `ymm` register
 //! holds one word of eight blocks, a `zmm` one word of sixteen, and two such sets run
 //! interleaved. Blocks that do not fill a batch are padded into one (the padding is
-//! computed and thrown away). A single block (CBC encryption) runs one-block code: the
-//! portable one, or on `avx512` the same `vpternlogd` networks on `xmm` registers.
+//! computed and thrown away), unless they are fewer than the backend's table row says a
+//! padded pass is worth (2 on `avx2`, 4 on `avx512`). Those, and single blocks (CBC
+//! encryption), run one-block code: the portable one, or on `avx512` the same
+//! `vpternlogd` networks on `xmm` registers. On Zen 3 a 16-byte `encrypt_blocks` took 660
+//! TSC cycles as a padded `avx2` pass and takes 420 this way (serpent 0.6.0: 425).
 //!
 //! # Security
 //!
