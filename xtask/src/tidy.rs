@@ -15,7 +15,9 @@
 //!   within the 3 lines before it, or in the comment block right above it;
 //! - (e) the crate docs (`//!` of lib.rs, plus README.md when lib.rs includes it) name
 //!   every backend value: `md5_backend="avx512"` or a table row with the name as a cell;
-//! - (f) every `tests/data/*.txt` starts with a `# ` line saying where it comes from.
+//! - (f) every `tests/data/*.txt` starts with a `# ` line saying where it comes from;
+//! - (g) every published crate carries unchanged copies of the root's `LICENSE-MIT` and
+//!   `LICENSE-APACHE` (a package holds only its crate's directory).
 //!
 //! Also run by `cargo test` on the real tree (`real_tree_is_tidy`).
 
@@ -82,6 +84,7 @@ pub fn check(root: &Path) -> Result<Vec<Violation>> {
         reachable(&mut r, &krate.dir.join("src"));
         target_feature_placement(&mut r, krate);
         data_headers(&mut r, krate);
+        license_files(&mut r, krate);
     }
     for tool in ["benches/src", "xtask/src"] {
         reachable(&mut r, &root.join(tool));
@@ -471,6 +474,34 @@ fn data_headers(r: &mut Report<'_>, krate: &Crate) {
     }
 }
 
+// (g) ------------------------------------------------------------------------------------
+
+/// The workspace's license texts, which every package must carry (`cargo package` takes
+/// only the crate's own directory, and every RustCrypto package has both files).
+const LICENSES: [&str; 2] = ["LICENSE-MIT", "LICENSE-APACHE"];
+
+/// A published crate has a copy of each license file the workspace root has, unchanged.
+fn license_files(r: &mut Report<'_>, krate: &Crate) {
+    if !krate.publish {
+        return;
+    }
+    for name in LICENSES {
+        let Ok(root_text) = fs::read(r.root.join(name)) else {
+            continue;
+        };
+        let copy = krate.dir.join(name);
+        match fs::read(&copy) {
+            Ok(text) if text == root_text => {}
+            Ok(_) => r.add(&copy, 1, format!("differs from the workspace's {name}")),
+            Err(_) => r.add(
+                &krate.dir.join("Cargo.toml"),
+                1,
+                format!("the package lacks {name} (copy the workspace's)"),
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -615,6 +646,22 @@ mod tests {
     fn empty_workspace_passes() {
         let t = Tree::new(&[("Cargo.toml", "[workspace]\nmembers = [\"crates/*\"]\n")]);
         assert!(t.violations().is_empty());
+    }
+
+    #[test]
+    fn license_files_are_copies() {
+        let with = |crate_text: Option<&str>| {
+            tree_with(|f| {
+                set(f, "LICENSE-MIT", "MIT text\n");
+                if let Some(t) = crate_text {
+                    set(f, "crates/foo-x/LICENSE-MIT", t);
+                }
+            })
+            .violations()
+        };
+        assert!(with(Some("MIT text\n")).is_empty());
+        assert_one(&with(None), "crates/foo-x/Cargo.toml:1", "lacks LICENSE-MIT");
+        assert_one(&with(Some("other\n")), "crates/foo-x/LICENSE-MIT:1", "differs");
     }
 
     #[test]
