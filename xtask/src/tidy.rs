@@ -660,8 +660,16 @@ mod tests {
             .violations()
         };
         assert!(with(Some("MIT text\n")).is_empty());
-        assert_one(&with(None), "crates/foo-x/Cargo.toml:1", "lacks LICENSE-MIT");
-        assert_one(&with(Some("other\n")), "crates/foo-x/LICENSE-MIT:1", "differs");
+        assert_one(
+            &with(None),
+            "crates/foo-x/Cargo.toml:1",
+            "lacks LICENSE-MIT",
+        );
+        assert_one(
+            &with(Some("other\n")),
+            "crates/foo-x/LICENSE-MIT:1",
+            "differs",
+        );
     }
 
     #[test]
