@@ -33,7 +33,7 @@
 //! against 12.5 for RustCrypto's cast5 0.12.0 and 17.2 for OpenSSL 3; CTR 3.0 against
 //! 15.9; CBC decryption 2.9 against 16.4; CBC encryption (one block at a time) 23.1
 //! against 25.9 and OpenSSL's 21.9 (modes through the published `ctr` 0.10 and `cbc`
-//! 0.2). `cargo bench -p cast5` repeats the comparison with RustCrypto's crate.
+//! 0.2). `cargo bench -p cast5@0.12.1` repeats the comparison with RustCrypto's crate.
 //!
 //! # Security
 //!

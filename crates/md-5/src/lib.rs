@@ -82,6 +82,11 @@
 #![no_std]
 #![warn(missing_docs, unreachable_pub)]
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 #[cfg(feature = "alloc")]
 extern crate alloc;
 #[cfg(test)]
