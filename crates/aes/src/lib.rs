@@ -108,6 +108,11 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use cipher;
 
 #[cfg(feature = "hazmat")]

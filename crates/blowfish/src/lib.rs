@@ -74,6 +74,11 @@
 )]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use cipher;
 
 use backends::{Backend, State, soft};

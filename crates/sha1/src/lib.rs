@@ -47,7 +47,7 @@
 //!
 //! | cfg value | used when | how | 8 KiB, test host (TSC cycles/byte) |
 //! |---|---|---|---|
-//! | `sha1_backend="avx512"` | x86/x86-64 with AVX-512 F, VL and BW, AVX2, BMI1 and BMI2 | single streams: SHA-NI's code when the CPU has it, else `avx2`'s; [`multi`]: 16 messages in the lanes of `zmm` (`vpternlogd` for the Boolean functions and the schedule's XORs, `vprold`), message words transposed 16×16 | as `shani` |
+//! | `sha1_backend="avx512"` | x86/x86-64 with AVX-512 F and BW, AVX2, BMI1 and BMI2 | single streams: SHA-NI's code when the CPU has it, else `avx2`'s; [`multi`]: 16 messages in the lanes of `zmm` (`vpternlogd` for the Boolean functions and the schedule's XORs, `vprold`), message words transposed 16×16 | as `shani` |
 //! | `sha1_backend="shani"` | x86/x86-64 with SHA, SSE2, SSSE3 and SSE4.1 (Intel since Goldmont and Ice Lake, AMD since Zen) | `sha1rnds4` does four rounds; `W[32..80]` of the schedule is plain SSE instead of `sha1msg2`, which competes with `sha1rnds4` for its execution unit; the next block's first schedule groups are computed during the current block's rounds | ≈1.23 (RustCrypto sha1 0.11.0 ≈1.45, OpenSSL 3.0 ≈1.42, both with SHA-NI too) |
 //! | `sha1_backend="avx2"` | x86/x86-64 with AVX2, BMI1 and BMI2 but no SHA-NI (Intel Haswell to Cascade Lake and Comet Lake, AMD Excavator) | `W[t] + K` of two blocks at a time in `ymm` registers, then scalar `rorx`/`andn` rounds that only load it; [`multi`]: 8 messages in the lanes of `ymm` | ≈3.0 (OpenSSL's AVX2 code ≈2.7) |
 //! | `sha1_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | portable Rust: two dependent operations per round, the schedule computed on the fly in a 16-word ring | ≈3.4 |
@@ -99,6 +99,11 @@
 
 #![no_std]
 #![warn(missing_docs, unreachable_pub)]
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
