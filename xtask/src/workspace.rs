@@ -241,6 +241,17 @@ pub struct Manifest {
 }
 
 /// The lines of `[section]` (without its header).
+/// Every dependency of a manifest's text given by `path`, in any dependency section, as an
+/// inline table: its path and its `version` requirement, if any.
+pub fn path_dependencies(text: &str) -> Vec<(String, Option<String>)> {
+    text.lines()
+        .filter_map(|l| {
+            let (_, v) = key_value(l)?;
+            Some((inline_get(v, "path")?, inline_get(v, "version")))
+        })
+        .collect()
+}
+
 fn section_lines<'a>(text: &'a str, section: &'a str) -> impl Iterator<Item = &'a str> + 'a {
     let mut current = String::new();
     text.lines().filter(move |l| {
@@ -408,6 +419,22 @@ rc_rc4 = { package = "rc4", version = "=0.2.0" }
         assert_eq!(m.version.as_deref(), Some("0.11.1"));
         assert!(m.publish);
         assert_eq!(m.peer_version.as_deref(), Some("0.11.0"));
+    }
+
+    #[test]
+    fn path_dependencies_with_versions() {
+        let text = r#"
+[dependencies]
+des = { path = "../des", version = "=0.9.1" }
+# x = { path = "commented" }
+[dev-dependencies]
+blowfish = { path = ".", features = ["bcrypt", "zeroize"] }
+rc_aes = { package = "aes", version = "=0.9.4" }
+"#;
+        let got = path_dependencies(text);
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0], ("../des".into(), Some("=0.9.1".into())));
+        assert_eq!(got[1], (".".into(), None));
     }
 
     #[test]

@@ -26,16 +26,16 @@ fn cbc(c: &mut Criterion) {
         c,
         "aes128-cbc-enc",
         vec![
-            enc::<cbc::Encryptor<aes::Aes128>>("ours"),
-            enc::<rc_cbc::Encryptor<aes::Aes128>>("published-cbc"),
+            enc::<cbc::Encryptor<simdcrypt_aes::Aes128>>("ours"),
+            enc::<rc_cbc::Encryptor<simdcrypt_aes::Aes128>>("published-cbc"),
         ],
     );
     bytes(
         c,
         "aes128-cbc-dec",
         vec![
-            dec::<cbc::Decryptor<aes::Aes128>>("ours"),
-            dec::<rc_cbc::Decryptor<aes::Aes128>>("published-cbc"),
+            dec::<cbc::Decryptor<simdcrypt_aes::Aes128>>("ours"),
+            dec::<rc_cbc::Decryptor<simdcrypt_aes::Aes128>>("published-cbc"),
         ],
     );
 }

@@ -210,14 +210,14 @@ macro_rules! cipher_test {
     };
 }
 
-cipher_test!(ours_aes128, aes::Aes128, 0xCB_0001);
-cipher_test!(ours_aes256, aes::Aes256, 0xCB_0002);
-cipher_test!(published_aes128, rc_aes::Aes128, 0xCB_0003);
-cipher_test!(published_des, rc_des::Des, 0xCB_0004);
-cipher_test!(published_tdes, rc_des::TdesEde3, 0xCB_0005);
-cipher_test!(published_blowfish, rc_blowfish::Blowfish, 0xCB_0006);
+cipher_test!(ours_aes128, simdcrypt_aes::Aes128, 0xCB_0001);
+cipher_test!(ours_aes256, simdcrypt_aes::Aes256, 0xCB_0002);
+cipher_test!(published_aes128, aes::Aes128, 0xCB_0003);
+cipher_test!(published_des, des::Des, 0xCB_0004);
+cipher_test!(published_tdes, des::TdesEde3, 0xCB_0005);
+cipher_test!(published_blowfish, blowfish::Blowfish, 0xCB_0006);
 // Ours with groups that do not divide the 64-block window (bitsliced DES) and 8-byte
 // blocks with parallel backends.
-cipher_test!(ours_des, des::Des, 0xCB_0007);
-cipher_test!(ours_tdes, des::TdesEde3, 0xCB_0008);
-cipher_test!(ours_blowfish, blowfish::Blowfish, 0xCB_0009);
+cipher_test!(ours_des, simdcrypt_des::Des, 0xCB_0007);
+cipher_test!(ours_tdes, simdcrypt_des::TdesEde3, 0xCB_0008);
+cipher_test!(ours_blowfish, simdcrypt_blowfish::Blowfish, 0xCB_0009);

@@ -14,19 +14,19 @@ fn ctr(c: &mut Criterion) {
         vec![
             stream(
                 "ours",
-                ctr::Ctr128BE::<aes::Aes128>::new(&KEY.into(), &IV.into()),
+                ctr::Ctr128BE::<simdcrypt_aes::Aes128>::new(&KEY.into(), &IV.into()),
             ),
             stream(
                 "published-ctr",
-                rc_ctr::Ctr128BE::<aes::Aes128>::new(&KEY.into(), &IV.into()),
+                rc_ctr::Ctr128BE::<simdcrypt_aes::Aes128>::new(&KEY.into(), &IV.into()),
             ),
             stream(
                 "ours-over-rc-aes",
-                ctr::Ctr128BE::<rc_aes::Aes128>::new(&KEY.into(), &IV.into()),
+                ctr::Ctr128BE::<aes::Aes128>::new(&KEY.into(), &IV.into()),
             ),
             stream(
                 "rustcrypto",
-                rc_ctr::Ctr128BE::<rc_aes::Aes128>::new(&KEY.into(), &IV.into()),
+                rc_ctr::Ctr128BE::<aes::Aes128>::new(&KEY.into(), &IV.into()),
             ),
         ],
     );

@@ -1,7 +1,7 @@
 //! RustCrypto's ctr 0.10.1 test suite (the files of `tests/rustcrypto/`) with our `aes`.
 
 /// The block cipher the suite runs: this workspace's `aes`.
-use ::aes;
+use simdcrypt_aes as aes;
 
 #[path = "rustcrypto/ctr128/mod.rs"]
 mod ctr128;

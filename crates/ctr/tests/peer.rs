@@ -222,14 +222,19 @@ macro_rules! cipher_test {
     };
 }
 
-cipher_test!(ours_aes128, aes::Aes128, 0xC7_0001, wide);
-cipher_test!(ours_aes256, aes::Aes256, 0xC7_0002, wide);
-cipher_test!(published_aes128, rc_aes::Aes128, 0xC7_0003, wide);
+cipher_test!(ours_aes128, simdcrypt_aes::Aes128, 0xC7_0001, wide);
+cipher_test!(ours_aes256, simdcrypt_aes::Aes256, 0xC7_0002, wide);
+cipher_test!(published_aes128, aes::Aes128, 0xC7_0003, wide);
 // Ours with groups that do not divide the 64-block window (bitsliced DES: 256 or 512
 // blocks) and 8-byte blocks with parallel backends.
-cipher_test!(ours_des, des::Des, 0xC7_0007, narrow);
-cipher_test!(ours_tdes, des::TdesEde3, 0xC7_0008, narrow);
-cipher_test!(ours_blowfish, blowfish::Blowfish, 0xC7_0009, narrow);
-cipher_test!(published_des, rc_des::Des, 0xC7_0004, narrow);
-cipher_test!(published_tdes, rc_des::TdesEde3, 0xC7_0005, narrow);
-cipher_test!(published_blowfish, rc_blowfish::Blowfish, 0xC7_0006, narrow);
+cipher_test!(ours_des, simdcrypt_des::Des, 0xC7_0007, narrow);
+cipher_test!(ours_tdes, simdcrypt_des::TdesEde3, 0xC7_0008, narrow);
+cipher_test!(
+    ours_blowfish,
+    simdcrypt_blowfish::Blowfish,
+    0xC7_0009,
+    narrow
+);
+cipher_test!(published_des, des::Des, 0xC7_0004, narrow);
+cipher_test!(published_tdes, des::TdesEde3, 0xC7_0005, narrow);
+cipher_test!(published_blowfish, blowfish::Blowfish, 0xC7_0006, narrow);

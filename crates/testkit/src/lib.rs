@@ -1,6 +1,8 @@
 //! Shared test and bench helpers for the simdcrypt crates.
 //!
-//! `publish = false`; every crate takes it as a dev-dependency only.
+//! Published as `simdcrypt-testkit` (library name `testkit`) so that every crate's packaged
+//! tests build from its `.crate` file; every crate takes it as a dev-dependency only, and its
+//! API follows no semver promise of its own.
 //!
 //! - [`harness`]: one backend against the portable `soft` backend, in one process
 //!   (DESIGN §4.3): tail lengths around the backend's parallelism, counters near

@@ -3,7 +3,7 @@
 //! files with our `aes`.
 
 /// The block cipher the suite runs: the published `aes`.
-use rc_aes as aes;
+use ::aes;
 
 mod aes_cavp;
 mod iv_state;

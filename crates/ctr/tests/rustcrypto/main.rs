@@ -3,7 +3,7 @@
 //! ciphers). `tests/ours.rs` runs the same files with our `aes`.
 
 /// The block cipher the suite runs: the published `aes`.
-use rc_aes as aes;
+use ::aes;
 
 mod ctr128;
 mod ctr32;
