@@ -1,4 +1,4 @@
-//! AES benches (DESIGN §5): every backend and the public API, beside RustCrypto's aes
+//! AES benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's aes
 //! 0.9.4, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `aes128/<backend>` (`soft`, `aesni`, `vaes256`, `vaes512`), same for `aes192` and

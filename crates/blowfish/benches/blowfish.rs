@@ -1,4 +1,4 @@
-//! Blowfish benches (DESIGN §5): every backend and the public API, beside RustCrypto's
+//! Blowfish benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's
 //! blowfish 0.10.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `blowfish/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that

@@ -1,4 +1,4 @@
-//! Camellia benches (DESIGN §5): every backend and the public API, beside RustCrypto's
+//! Camellia benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's
 //! camellia 0.2.1, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `camellia128/<backend>` (`soft`, `aesni_avx2`, `gfni_avx2`, `gfni_avx512`), same for

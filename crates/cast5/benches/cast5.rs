@@ -1,4 +1,4 @@
-//! CAST5 benches (DESIGN §5): every backend and the public API, beside RustCrypto's cast5
+//! CAST5 benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's cast5
 //! 0.12.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `cast5/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that

@@ -1,4 +1,4 @@
-//! des-crypt benches (DESIGN §5), `Throughput::Elements` = hashes. Ids:
+//! des-crypt benches (ARCHITECTURE §5), `Throughput::Elements` = hashes. Ids:
 //!
 //! - `descrypt-batch/<backend>/<n>` (`soft`, `avx2`, `avx512`): `crypt_keys` of `n` keys
 //!   under one traditional setting, that backend forced (`__backends`);

@@ -1,4 +1,4 @@
-//! DES benches (DESIGN §5): every backend and the public API, beside RustCrypto's des
+//! DES benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's des
 //! 0.9.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `des/<backend>`, `tdes-ede3/<backend>` (`soft`, `avx2`, `avx512`): raw ECB

@@ -1,4 +1,4 @@
-//! IDEA benches (DESIGN §5): every backend and the public API, beside RustCrypto's idea
+//! IDEA benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's idea
 //! 0.6.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `idea/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that

@@ -1,4 +1,4 @@
-//! RC2 benches (DESIGN §5): every backend and the public API, beside RustCrypto's rc2
+//! RC2 benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's rc2
 //! 0.9.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `rc2/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that

@@ -1,4 +1,4 @@
-//! Serpent benches (DESIGN §5): every backend and the public API, beside RustCrypto's
+//! Serpent benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's
 //! serpent 0.6.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `serpent/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that

@@ -1,7 +1,7 @@
 //! Criterion helpers: a crate's bench file names its implementations and calls one
 //! function.
 //!
-//! Ids follow DESIGN §5: group = algorithm, function = backend, parameter = size,
+//! Ids follow ARCHITECTURE §5: group = algorithm, function = backend, parameter = size,
 //! so criterion prints `md5/avx512/8192`, with `Throughput::Bytes`.
 
 use criterion::{BenchmarkId, Criterion, Throughput};

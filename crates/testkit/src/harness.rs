@@ -1,4 +1,4 @@
-//! One backend against the portable `soft` backend, in one process (DESIGN §4.3).
+//! One backend against the portable `soft` backend, in one process (ARCHITECTURE §4, step 3).
 //!
 //! A backend file's test module calls one of these with two closures: the soft
 //! reference and the backend under test. Each function drives both over the lengths

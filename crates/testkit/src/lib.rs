@@ -5,7 +5,7 @@
 //! API follows no semver promise of its own.
 //!
 //! - [`harness`]: one backend against the portable `soft` backend, in one process
-//!   (DESIGN §4.3): tail lengths around the backend's parallelism, counters near
+//!   (ARCHITECTURE §4, step 3): tail lengths around the backend's parallelism, counters near
 //!   2^32 and 2^64 wrap, misaligned buffers and sentinel bytes around outputs.
 //! - [`peer`]: seeded, reproducible differential runs of our public API against the
 //!   RustCrypto crate (a renamed dev-dependency) through ECB, CBC, CTR, stream

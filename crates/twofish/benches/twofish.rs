@@ -1,4 +1,4 @@
-//! Twofish benches (DESIGN §5): every backend and the public API, beside RustCrypto's twofish
+//! Twofish benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's twofish
 //! 0.8.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
 //! - `twofish/<backend>` (`soft`, `avx2`, `avx512`, `gfni_avx512`): raw ECB `encrypt_blocks` with that
