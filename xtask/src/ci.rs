@@ -33,6 +33,10 @@ pub const STEPS: &[(&str, &str)] = &[
     ),
     ("dropin", "published dependents patched with our crates"),
     (
+        "package",
+        "every published crate packaged, its tests run from the unpacked .crate",
+    ),
+    (
         "ct",
         "constant-time check: secrets marked undefined under valgrind memcheck",
     ),
@@ -188,6 +192,7 @@ fn step(name: &str, ws: &Workspace) -> Result {
         }
         "semver" => semver(ws),
         "dropin" => dropin::run(ws),
+        "package" => crate::package::run(ws, true),
         "ct" => crate::ct::run(ws),
         "fuzz" => crate::fuzz::run(crate::fuzz::CI_SECONDS, &[]),
         _ => Err(format!("unknown step {name}")),

@@ -1,4 +1,4 @@
-//! `cargo xtask`: the simdcrypt CI gate and the tools around it (DESIGN §6).
+//! `cargo xtask`: the simdcrypt CI gate and the tools around it (docs/ARCHITECTURE.md §6).
 //!
 //! `cargo xtask ci` is what `.ci/run` calls: setup, host CPU features, fmt, clippy, tidy,
 //! tests (release), every forced backend (with debug assertions), the qemu CPU ladder, docs, a benches
@@ -18,6 +18,7 @@ mod cross;
 mod ct;
 mod dropin;
 mod fuzz;
+mod package;
 mod setup;
 mod tidy;
 mod util;
@@ -35,7 +36,8 @@ commands:
   ci [STEP...] [--skip STEP,...]
                              the CI gate: every step (or the STEPs named), in order,
                              fail fast, timed; steps: setup cpu fmt clippy tidy test
-                             forced ladder doc bench semver dropin ct fuzz
+                             forced ladder doc bench semver dropin package ct
+                             fuzz
   setup                      install what ci needs and is missing (apt: qemu-user,
                              pkg-config, libssl-dev, libcrypt-dev, valgrind; rustfmt,
                              clippy; cargo-semver-checks, cargo-fuzz, nightly)
@@ -58,6 +60,10 @@ commands:
                              every cargo-fuzz target of fuzz/ (or the TARGETs) for N
                              seconds (default 60) under ASan; fails on a crash or a
                              mismatch with the RustCrypto release / libxcrypt
+  package [--no-test]        package every published crate (cargo package), unpack each
+                             .crate file and run its tests from there, with the
+                             not-yet-published simdcrypt crates patched in from their
+                             own packages (--no-test: build the tests only)
   help                       this text
 
 global options:
@@ -248,6 +254,11 @@ fn run(args: Vec<String>) -> Result {
             let targets = std::mem::take(&mut args.args);
             args.finish()?;
             fuzz::run(seconds, &targets)
+        }
+        "package" => {
+            let tests = !args.flag("--no-test");
+            args.finish()?;
+            package::run(&load()?, tests)
         }
         other => {
             print!("{HELP}");
