@@ -183,8 +183,12 @@ fn bad(option: &str, value: String, expected: &'static str) -> ArgError {
     }
 }
 
-/// The `--help` text; `algs` is one line per algorithm.
-pub fn usage(algs: &str) -> String {
+/// The `--help` text; `algs` is one line per algorithm, `count` the number of
+/// algorithms and `default_secs` how long the default run measures.
+pub fn usage(algs: &str, count: usize, default_secs: f64) -> String {
+    let sizes = SIZES.len();
+    let default_min = (default_secs / 60.0).round();
+    let first_look = default_secs / 30.0;
     format!(
         "\
 speed: `openssl speed` for simdcrypt's crates, with their peers side by side
@@ -193,11 +197,17 @@ Usage: cargo run --release -p speed [--features openssl] -- [options] [algorithm
 
 Measures every algorithm (or those named) on buffers of 16, 64, 256, 1024, 8192 and
 16384 bytes and prints the throughput table of `openssl speed` on stdout, in 1000s
-of bytes per second. Progress goes to stderr.
+of bytes per second. Progress goes to stderr: a line per measurement, and after each
+algorithm how far the run is and about how long is left.
+
+The default run measures each of {count} algorithms 3 s per size ({sizes} sizes), as
+`openssl speed` does: about {default_min:.0} minutes. For a first look:
+  cargo run --release -p speed -- -seconds 0.1              (about {first_look:.0} s, all of them)
+  cargo run --release -p speed -- -seconds 0.3 md5 aes-128-ctr   (a few, in seconds)
 
 Options (one dash or two):
-  -seconds N      run each implementation N seconds per size (default 3; 0.05 is fine
-                  for a smoke test)
+  -seconds N      run each implementation N seconds per size (default 3; 0.1 for a
+                  first look, 0.05 for a smoke test)
   -bytes N        measure only N-byte buffers
   --compare       also run the RustCrypto crate (and OpenSSL's libcrypto when built
                   with --features openssl), interleaved with ours in short turns, and
@@ -288,6 +298,20 @@ mod tests {
             run(&["--modes", "theirs"]),
             Err(ArgError::BadValue { .. })
         ));
+    }
+
+    #[test]
+    fn usage_says_how_long() {
+        let text = usage("  md5\n", 50, 900.0);
+        assert!(
+            text.contains("each of 50 algorithms 3 s per size (6 sizes)"),
+            "{text}"
+        );
+        assert!(text.contains("about 15 minutes"), "{text}");
+        assert!(
+            text.contains("-seconds 0.1              (about 30 s"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! `--json FILE`: every number of the run, with the machine it ran on, for tools.
 //!
 //! Written by hand (no serde) in a fixed shape:
-//! `{"tool", "version", "machine": {...}, "settings": {...}, "results": [...], "ratios": [...]}`.
+//! `{"tool", "version", "date", "command", "machine": {...}, "settings": {...}, "results": [...],
+//! "ratios": [...]}`. `date` (UTC) and `command` (what reruns it) let `cargo xtask figures`
+//! stamp the README tables made from the file; `machine` has the CPU's vendor and model.
 //! Each result is one implementation at one size: `algorithm`, `implementation`
 //! (`simdcrypt`, `rustcrypto`, `openssl`), `label`, `size`, `ops`, `seconds`,
 //! `bytes_per_second` and `cycles_per_byte` (`null` unless counted).
@@ -10,6 +12,7 @@ use std::fmt::Write as _;
 
 use crate::machine::Machine;
 use crate::results::Results;
+use crate::stamp::{machine_object, number, string};
 
 /// What the run was asked to do.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -24,36 +27,17 @@ pub struct Settings {
     pub cycle_samples: Option<usize>,
 }
 
-/// A JSON string literal.
-fn string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number, or `null` for a missing or non-finite value.
-fn number(value: Option<f64>) -> String {
-    match value {
-        Some(v) if v.is_finite() => format!("{v}"),
-        _ => "null".to_owned(),
-    }
+/// When and how the run was made.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stamp {
+    /// The UTC date, `YYYY-MM-DD`.
+    pub date: String,
+    /// The command that reruns it ([`crate::stamp::command`]).
+    pub command: String,
 }
 
 /// The whole document.
-pub fn render(results: &Results, machine: &Machine, settings: &Settings) -> String {
-    let features: Vec<String> = machine.features.iter().map(|f| string(f)).collect();
+pub fn render(results: &Results, machine: &Machine, settings: &Settings, stamp: &Stamp) -> String {
     let sizes: Vec<String> = results.sizes.iter().map(usize::to_string).collect();
     let mut out = String::from("{\n");
     let _ = writeln!(
@@ -63,15 +47,11 @@ pub fn render(results: &Results, machine: &Machine, settings: &Settings) -> Stri
     );
     let _ = writeln!(
         out,
-        "  \"machine\": {{\"arch\": {}, \"os\": {}, \"cpu_model\": {}, \"logical_cpus\": {}, \
-         \"features\": [{}], \"openssl\": {}}},",
-        string(machine.arch),
-        string(machine.os),
-        string(&machine.cpu_model),
-        machine.logical_cpus,
-        features.join(", "),
-        machine.openssl.as_deref().map_or("null".to_owned(), string),
+        "  \"date\": {},\n  \"command\": {},",
+        string(&stamp.date),
+        string(&stamp.command)
     );
+    let _ = writeln!(out, "  \"machine\": {},", machine_object(machine));
     let _ = writeln!(
         out,
         "  \"settings\": {{\"seconds\": {}, \"sizes\": [{}], \"timer\": {}, \
@@ -130,19 +110,12 @@ mod tests {
         Machine {
             arch: "x86_64",
             os: "linux",
+            cpu_vendor: "GenuineIntel".to_owned(),
             cpu_model: "Test \"CPU\"\\1".to_owned(),
             logical_cpus: 2,
             features: vec!["sse2", "avx2"],
             openssl: None,
         }
-    }
-
-    #[test]
-    fn escapes_strings() {
-        assert_eq!(string("a\"b\\c\n\u{1}é"), "\"a\\\"b\\\\c\\n\\u0001é\"");
-        assert_eq!(number(Some(1.5)), "1.5");
-        assert_eq!(number(Some(f64::INFINITY)), "null");
-        assert_eq!(number(None), "null");
     }
 
     #[test]
@@ -153,7 +126,13 @@ mod tests {
             compare: true,
             cycle_samples: Some(255),
         };
-        let doc = render(&sample(), &machine(), &settings);
+        let stamp = Stamp {
+            date: "2026-12-03".to_owned(),
+            command: "cargo run --release -p speed -- -seconds 0.5".to_owned(),
+        };
+        let doc = render(&sample(), &machine(), &settings, &stamp);
+        assert!(doc.contains("\"date\": \"2026-12-03\",\n  \"command\": \"cargo run"));
+        assert!(doc.contains("\"cpu_vendor\": \"GenuineIntel\""));
         assert!(
             doc.contains("\"cpu_model\": \"Test \\\"CPU\\\"\\\\1\""),
             "{doc}"

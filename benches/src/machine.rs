@@ -8,6 +8,9 @@ pub struct Machine {
     pub arch: &'static str,
     /// `std::env::consts::OS`.
     pub os: &'static str,
+    /// The CPU's vendor (`vendor_id` in `/proc/cpuinfo`, as lscpu's `Vendor ID`), or
+    /// `unknown`.
+    pub cpu_vendor: String,
     /// The CPU's name (`model name` in `/proc/cpuinfo`), or `unknown`.
     pub cpu_model: String,
     /// Logical CPUs this process may use.
@@ -25,7 +28,13 @@ impl Machine {
         Machine {
             arch: std::env::consts::ARCH,
             os: std::env::consts::OS,
-            cpu_model: cpu_model(&cpuinfo).unwrap_or_else(|| "unknown".to_owned()),
+            cpu_vendor: field(&cpuinfo, &["vendor_id", "CPU implementer"])
+                .unwrap_or_else(|| "unknown".to_owned()),
+            cpu_model: field(
+                &cpuinfo,
+                &["model name", "cpu model", "Model", "Hardware", "cpu"],
+            )
+            .unwrap_or_else(|| "unknown".to_owned()),
             logical_cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
             features: features(),
             openssl: None,
@@ -33,17 +42,15 @@ impl Machine {
     }
 }
 
-/// The CPU name from a `/proc/cpuinfo` text (x86's `model name`, or the fields
-/// other architectures use).
-fn cpu_model(cpuinfo: &str) -> Option<String> {
-    ["model name", "cpu model", "Model", "Hardware", "cpu"]
-        .iter()
-        .find_map(|key| {
-            cpuinfo.lines().find_map(|line| {
-                let (k, v) = line.split_once(':')?;
-                (k.trim() == *key && !v.trim().is_empty()).then(|| v.trim().to_owned())
-            })
+/// The first of `keys` that a `/proc/cpuinfo` text gives a value (x86's `model name`,
+/// or the fields other architectures use).
+fn field(cpuinfo: &str, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|key| {
+        cpuinfo.lines().find_map(|line| {
+            let (k, v) = line.split_once(':')?;
+            (k.trim() == *key && !v.trim().is_empty()).then(|| v.trim().to_owned())
         })
+    })
 }
 
 /// Detects each listed feature at run time; the list stays in the order given.
@@ -78,6 +85,13 @@ fn features() -> Vec<&'static str> {
 mod tests {
     use super::*;
 
+    fn cpu_model(cpuinfo: &str) -> Option<String> {
+        field(
+            cpuinfo,
+            &["model name", "cpu model", "Model", "Hardware", "cpu"],
+        )
+    }
+
     #[test]
     fn cpu_model_from_cpuinfo() {
         let x86 = "processor\t: 0\nvendor_id\t: GenuineIntel\nmodel\t\t: 106\n\
@@ -91,6 +105,10 @@ mod tests {
             Some("BCM2835")
         );
         assert_eq!(cpu_model("processor : 0\n"), None);
+        assert_eq!(
+            field(x86, &["vendor_id", "CPU implementer"]).as_deref(),
+            Some("GenuineIntel")
+        );
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod plot;
 mod registry;
 mod report;
 mod results;
+mod stamp;
 
 use std::process::ExitCode;
 
@@ -31,15 +32,20 @@ use registry::{ALGS, Alg, Runner};
 use results::{Point, Results, Row, Source};
 
 fn main() -> ExitCode {
-    let argv = std::env::args_os()
+    let argv: Vec<String> = std::env::args_os()
         .skip(1)
-        .map(|a| a.to_string_lossy().into_owned());
-    match args::parse(argv, &registry::names()) {
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    match args::parse(argv.clone(), &registry::names()) {
         Ok(Command::Help) => {
-            print!("{}", args::usage(&algorithm_list()));
+            let default_secs = estimate(&ALGS.iter().collect::<Vec<_>>(), &Options::default());
+            print!(
+                "{}",
+                args::usage(&algorithm_list(), ALGS.len(), default_secs)
+            );
             ExitCode::SUCCESS
         }
-        Ok(Command::Run(opts)) => match run(&opts) {
+        Ok(Command::Run(opts)) => match run(&opts, &argv) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("speed: {e}");
@@ -70,8 +76,25 @@ fn algorithm_list() -> String {
         .collect()
 }
 
-/// Measures what `opts` asks for and writes every report.
-fn run(opts: &Options) -> Result<(), String> {
+/// The implementations `alg` runs with `opts` (ours, and the peers `--compare` adds).
+fn implementation_count(alg: &Alg, opts: &Options) -> usize {
+    let openssl = cfg!(feature = "openssl") && alg.openssl.is_some();
+    1 + usize::from(opts.compare) * (1 + usize::from(openssl))
+}
+
+/// Seconds of measuring `algs` takes with `opts` (the budget; calibration and cycle
+/// counting add a little).
+fn estimate(algs: &[&Alg], opts: &Options) -> f64 {
+    algs.iter()
+        .map(|alg| implementation_count(alg, opts) as f64)
+        .sum::<f64>()
+        * opts.sizes.len() as f64
+        * opts.seconds
+}
+
+/// Measures what `opts` asks for and writes every report; `argv` is the command line
+/// (recorded in the JSON).
+fn run(opts: &Options, argv: &[String]) -> Result<(), String> {
     let algs: Vec<&Alg> = ALGS
         .iter()
         .filter(|alg| opts.algs.is_empty() || opts.algs.iter().any(|a| a == alg.name))
@@ -104,7 +127,14 @@ fn run(opts: &Options) -> Result<(), String> {
         sizes: opts.sizes.clone(),
         rows: Vec::new(),
     };
-    for alg in algs {
+    let total = estimate(&algs, opts);
+    eprintln!(
+        "{}",
+        report::plan(algs.len(), opts.sizes.len(), opts.seconds, total)
+    );
+    let started = std::time::Instant::now();
+    let mut budget_done = 0.0;
+    for (done, alg) in algs.iter().enumerate() {
         let (sources, mut runners) = implementations(alg, opts.compare, opts.published_modes);
         check_agreement(alg, &sources, &mut runners)?;
         let mut rows: Vec<Row> = sources
@@ -156,6 +186,14 @@ fn run(opts: &Options) -> Result<(), String> {
             }
         }
         results.rows.extend(rows);
+        budget_done += estimate(&[*alg], opts);
+        let elapsed = started.elapsed().as_secs_f64();
+        // The rest at the pace so far (which includes calibration and cycle counting).
+        let left = (total - budget_done) * elapsed / budget_done.max(1e-9);
+        eprintln!(
+            "{}",
+            report::progress(done + 1, algs.len(), alg.name, elapsed, left)
+        );
     }
 
     print!("{}", report::throughput_table(&results));
@@ -174,10 +212,15 @@ fn run(opts: &Options) -> Result<(), String> {
             compare: opts.compare,
             cycle_samples: cycles.then_some(measure::CYCLE_SAMPLES),
         };
-        write(path, &json::render(&results, &machine, &settings))?;
+        let stamp = json::Stamp {
+            date: stamp::today(),
+            command: stamp::command("speed", cfg!(feature = "openssl"), argv),
+        };
+        write(path, &json::render(&results, &machine, &settings, &stamp))?;
     }
     if let Some(path) = &opts.plot {
-        write(path, &plot::render(&results, &machine, opts.seconds))?;
+        let date = stamp::today();
+        write(path, &plot::render(&results, &machine, opts.seconds, &date))?;
     }
     Ok(())
 }

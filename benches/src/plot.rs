@@ -118,7 +118,18 @@ impl Svg {
 }
 
 /// The SVG document for `results`.
-pub fn render(results: &Results, machine: &Machine, seconds: f64) -> String {
+/// Panels per row: two for a few algorithms, three for a whole run (every algorithm of
+/// the registry stays readable in a page about 1600 pixels wide).
+fn columns(algs: usize) -> usize {
+    match algs {
+        0..=1 => 1,
+        2..=8 => 2,
+        _ => 3,
+    }
+}
+
+/// The SVG document for `results`, measured on `date` (UTC, `YYYY-MM-DD`).
+pub fn render(results: &Results, machine: &Machine, seconds: f64, date: &str) -> String {
     let mut algs: Vec<&'static str> = Vec::new();
     for row in &results.rows {
         if !algs.contains(&row.alg) {
@@ -134,11 +145,13 @@ pub fn render(results: &Results, machine: &Machine, seconds: f64) -> String {
     let plot_w = (results.sizes.len() as f64 * (group_w + GROUP_GAP)).max(180.0);
     let panel_w = LEFT + plot_w + RIGHT;
     let panel_h = TOP + PLOT_H + BOTTOM;
-    let cols = algs.len().clamp(1, 2);
+    let cols = columns(algs.len());
     let rows = algs.len().div_ceil(cols).max(1);
     let title = "simdcrypt speed: throughput in MB/s (10^6 bytes/s, higher is better)";
     let mut subtitle = format!(
-        "{} · {} logical CPUs · {}s of {} per implementation and size, interleaved",
+        "{} · {} {} · {} logical CPUs · {}s of {} per implementation and size, interleaved",
+        date,
+        machine.cpu_vendor,
         machine.cpu_model,
         machine.logical_cpus,
         seconds,
@@ -311,6 +324,7 @@ mod tests {
         Machine {
             arch: "x86_64",
             os: "linux",
+            cpu_vendor: "GenuineIntel".to_owned(),
             cpu_model: "Fast & <Cheap> CPU".to_owned(),
             logical_cpus: 2,
             features: vec![],
@@ -321,9 +335,9 @@ mod tests {
     #[test]
     fn svg_is_well_formed_and_shows_everything() {
         let results = sample();
-        let svg = render(&results, &machine(), 0.5);
+        let svg = render(&results, &machine(), 0.5, "2026-12-03");
         assert_well_formed(&svg);
-        assert!(svg.contains("Fast &amp; &lt;Cheap&gt; CPU"));
+        assert!(svg.contains("2026-12-03 · GenuineIntel Fast &amp; &lt;Cheap&gt; CPU"));
         for source in ["simdcrypt", "RustCrypto", "OpenSSL"] {
             assert!(
                 svg.contains(&format!(">{source}</text>")),
@@ -362,6 +376,36 @@ mod tests {
                 "{broken}"
             );
         }
+    }
+
+    #[test]
+    fn many_algorithms_take_three_columns() {
+        assert_eq!(
+            (columns(1), columns(2), columns(8), columns(51)),
+            (1, 2, 2, 3)
+        );
+        let mut results = sample();
+        let md5: Vec<Row> = results
+            .rows
+            .iter()
+            .filter(|row| row.alg == "md5")
+            .cloned()
+            .collect();
+        const NAMES: [&str; 10] = ["a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"];
+        for name in NAMES {
+            results.rows.extend(md5.iter().cloned().map(|mut row| {
+                row.alg = name;
+                row
+            }));
+        }
+        let svg = render(&results, &machine(), 0.5, "2026-12-03");
+        assert_well_formed(&svg);
+        for name in NAMES {
+            assert!(svg.contains(&format!(">{name}</text>")), "{name}");
+        }
+        // Every bar of every panel: the sample's 10, and 3 implementations x 2 sizes for
+        // each of the 10 copies of md5.
+        assert_eq!(svg.matches("<rect x=").count(), 1 + 3 + 10 + 60);
     }
 
     #[test]

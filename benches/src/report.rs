@@ -24,6 +24,37 @@ pub fn doing(label: &str, alg: &str, budget: f64, size: usize, ops: u64, secs: f
     )
 }
 
+/// A duration for people: `42s`, `3m05s`, `1h02m`.
+pub fn duration(secs: f64) -> String {
+    let secs = secs.max(0.0).round() as u64;
+    match secs {
+        s if s < 60 => format!("{s}s"),
+        s if s < 3600 => format!("{}m{:02}s", s / 60, s % 60),
+        s => format!("{}h{:02}m", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// What a run is about to do and about how long it will take (on stderr, before it
+/// starts).
+pub fn plan(algs: usize, sizes: usize, seconds: f64, estimate: f64) -> String {
+    format!(
+        "speed: {algs} algorithm(s) x {sizes} size(s) x {} per implementation: about {} \
+         (progress on stderr; `speed --help` names a shorter run)",
+        self::seconds(seconds),
+        duration(estimate)
+    )
+}
+
+/// The progress line after each algorithm (on stderr): how far the run is and about how
+/// long is left.
+pub fn progress(done: usize, total: usize, alg: &str, elapsed: f64, left: f64) -> String {
+    format!(
+        "speed: [{done}/{total}] {alg} done, {} elapsed, about {} left",
+        duration(elapsed),
+        duration(left)
+    )
+}
+
 /// The lines before the tables, like `openssl speed`'s version and CPU lines.
 pub fn header(machine: &Machine, seconds: f64, slice_ms: f64) -> String {
     let mut out = format!("version: simdcrypt speed {}\n", env!("CARGO_PKG_VERSION"));
@@ -222,6 +253,22 @@ rc4 vs RustCrypto        2.00x        3.00x
             cycles.contains("\nmd5 (OpenSSL)           4.00         1.50\n"),
             "{cycles}"
         );
+    }
+
+    #[test]
+    fn durations_and_progress() {
+        assert_eq!(duration(0.4), "0s");
+        assert_eq!(duration(42.0), "42s");
+        assert_eq!(duration(185.0), "3m05s");
+        assert_eq!(duration(3720.0), "1h02m");
+        assert_eq!(duration(-1.0), "0s");
+        assert_eq!(
+            progress(3, 51, "sha1", 65.0, 1030.0),
+            "speed: [3/51] sha1 done, 1m05s elapsed, about 17m10s left"
+        );
+        assert!(plan(51, 6, 3.0, 1080.0).starts_with(
+            "speed: 51 algorithm(s) x 6 size(s) x 3s per implementation: about 18m00s"
+        ));
     }
 
     #[test]

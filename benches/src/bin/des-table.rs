@@ -3,8 +3,11 @@
 //! published `ctr`/`cbc`) and OpenSSL 3, on 8 KiB buffers.
 //!
 //! ```text
-//! cargo run --release -p speed --features openssl --bin des-table [-- ROUNDS]
+//! cargo run --release -p speed --features openssl --bin des-table [-- [ROUNDS] [--json FILE]]
 //! ```
+//!
+//! `--json FILE` also writes the rows, with the machine, the date and the command, for
+//! `cargo xtask figures` (which renders the README table from it).
 //!
 //! The three implementations of a row run in turns, `ROUNDS` times (default 31); each
 //! turn is timed with the TSC and the median is printed in TSC cycles per byte. OpenSSL
@@ -17,7 +20,13 @@ use cipher::{
 use openssl::cipher::Cipher;
 use openssl::cipher_ctx::CipherCtx;
 use openssl::provider::Provider;
+use std::fmt::Write as _;
 use std::hint::black_box;
+
+#[path = "../machine.rs"]
+mod machine;
+#[path = "../stamp.rs"]
+mod stamp;
 
 /// The buffer of the bulk rows.
 const LEN: usize = 8192;
@@ -149,11 +158,56 @@ macro_rules! rows {
     }};
 }
 
-fn main() {
-    let rounds: usize = match std::env::args().nth(1) {
-        None => 31,
-        Some(n) => n.parse().expect("usage: des-table [ROUNDS]"),
+/// One measured row: label, then TSC cycles per byte of ours, des 0.9.0 and OpenSSL.
+struct Measured {
+    label: String,
+    bytes: usize,
+    cycles: [f64; 3],
+}
+
+/// The JSON document of a run: `{"tool", "date", "command", "machine", "settings",
+/// "rows": [{"label", "bytes", "ours", "rustcrypto", "openssl"}]}` (TSC cycles per byte).
+fn json(rows: &[Measured], rounds: usize, argv: &[String]) -> String {
+    let machine = machine::Machine {
+        openssl: Some(openssl::version::version().to_owned()),
+        ..machine::Machine::detect()
     };
+    let mut out = String::from("{\n  \"tool\": \"des-table\",\n");
+    let _ = writeln!(out, "  \"date\": {},", stamp::string(&stamp::today()));
+    let command = stamp::command("des-table", true, argv);
+    let _ = writeln!(out, "  \"command\": {},", stamp::string(&command));
+    let _ = writeln!(out, "  \"machine\": {},", stamp::machine_object(&machine));
+    let _ = writeln!(
+        out,
+        "  \"settings\": {{\"rounds\": {rounds}, \"bytes\": {LEN}, \"unit\": \"TSC cycles per byte\"}},"
+    );
+    let rows: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let [ours, theirs, ossl] = r.cycles.map(|c| stamp::number(Some(c)));
+            format!(
+                "    {{\"label\": {}, \"bytes\": {}, \"ours\": {ours}, \"rustcrypto\": {theirs}, \
+                 \"openssl\": {ossl}}}",
+                stamp::string(&r.label),
+                r.bytes
+            )
+        })
+        .collect();
+    let _ = writeln!(out, "  \"rows\": [\n{}\n  ]\n}}", rows.join(",\n"));
+    out
+}
+
+fn main() {
+    const USAGE: &str = "usage: des-table [ROUNDS] [--json FILE]";
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let (mut rounds, mut json_path) = (31usize, None);
+    let mut words = argv.iter();
+    while let Some(word) = words.next() {
+        match word.as_str() {
+            "--json" => json_path = Some(words.next().expect(USAGE).clone()),
+            n => rounds = n.parse().expect(USAGE),
+        }
+    }
     let _default = Provider::try_load(None, "default", true).expect("OpenSSL's default provider");
     let _legacy = Provider::try_load(None, "legacy", true).expect("OpenSSL's legacy provider");
     let key3: &[u8] = b"\x01\x23\x45\x67\x89\xab\xcd\xef\xfe\xdc\xba\x98\x76\x54\x32\x10\x89\xab\xcd\xef\x01\x23\x45\x67";
@@ -181,6 +235,7 @@ fn main() {
         "", "ours", "des 0.9.0", "OpenSSL 3", "ours vs peer"
     );
     let mut buf = vec![0u8; LEN];
+    let mut measured = Vec::new();
     for (label, bytes, mut impls) in rows {
         // Enough runs per turn for ~1 ms: 8 buffers, or 2000 key setups.
         let runs = if bytes == LEN { 8 } else { 2000 };
@@ -201,5 +256,15 @@ fn main() {
         });
         let ratio = theirs.min(ossl) / ours;
         println!("{label:<28} {ours:>8.2} {theirs:>10.1} {ossl:>10.1} {ratio:>12.2}×");
+        measured.push(Measured {
+            label,
+            bytes,
+            cycles: [ours, theirs, ossl],
+        });
+    }
+    if let Some(path) = json_path {
+        std::fs::write(&path, json(&measured, rounds, &argv))
+            .unwrap_or_else(|e| panic!("cannot write {path}: {e}"));
+        eprintln!("des-table: wrote {path}");
     }
 }
