@@ -17,6 +17,7 @@ mod cpu;
 mod cross;
 mod ct;
 mod dropin;
+mod figures;
 mod fuzz;
 mod package;
 mod setup;
@@ -54,6 +55,14 @@ commands:
                              not installed)
   dropin                     published crates (hmac, rc4, ...) patched with ours, on
                              known-answer vectors
+  figures [--check | --no-measure]
+                             remake the speed tables of README.md, crates/*/README.md
+                             (the figures blocks) and docs/speed.svg: runs `speed
+                             --compare --cycles -seconds 0.5` and `des-table` (about 8
+                             minutes; JSON in docs/figures/), then rewrites every block
+                             with a stamp (machine, date, command); --no-measure only
+                             rewrites from the committed JSON; --check measures nothing
+                             and fails if a table differs from its JSON (tidy checks it)
   ct                         constant-time check: each constant-time backend under
                              valgrind memcheck with its secrets marked undefined
   fuzz [--seconds N] [TARGET...]
@@ -239,6 +248,12 @@ fn run(args: Vec<String>) -> Result {
         "dropin" => {
             args.finish()?;
             dropin::run(&load()?)
+        }
+        "figures" => {
+            let check = args.flag("--check");
+            let measure = !args.flag("--no-measure");
+            args.finish()?;
+            figures::run(&root(), check, measure)
         }
         "ct" => {
             args.finish()?;
