@@ -17,7 +17,10 @@
 //!   every backend value: `md5_backend="avx512"` or a table row with the name as a cell;
 //! - (f) every `tests/data/*.txt` starts with a `# ` line saying where it comes from;
 //! - (g) every published crate carries unchanged copies of the root's `LICENSE-MIT` and
-//!   `LICENSE-APACHE` (a package holds only its crate's directory).
+//!   `LICENSE-APACHE` (a package holds only its crate's directory);
+//! - (h) the speed figures of the READMEs are what their committed JSON renders, each with
+//!   its stamp, and a table in a `## Speed` section that no command makes is labelled so
+//!   (`figures.rs`; reads files only, measures nothing).
 //!
 //! Also run by `cargo test` on the real tree (`real_tree_is_tidy`).
 
@@ -27,6 +30,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use crate::cpu;
+use crate::figures;
 use crate::util::{Result, files_with_suffix, rel};
 use crate::workspace::{Crate, Workspace};
 
@@ -90,6 +94,9 @@ pub fn check(root: &Path) -> Result<Vec<Violation>> {
         reachable(&mut r, &root.join(tool));
     }
     backends(&mut r, &ws);
+    for (path, line, msg) in figures::problems(root) {
+        r.add(&path, line, msg);
+    }
     for dir in ["crates", "benches"] {
         for file in files_with_suffix(&root.join(dir), ".rs") {
             safety_comments(&mut r, &file);
@@ -407,7 +414,7 @@ fn target_feature_placement(r: &mut Report<'_>, krate: &Crate) {
                 r.add(
                     &file,
                     i + 1,
-                    "`#[target_feature]` outside src/backends/ (DESIGN §3: only in backend files)",
+                    "`#[target_feature]` outside src/backends/ (ARCHITECTURE §3.5: only in backend files)",
                 );
             }
         }
