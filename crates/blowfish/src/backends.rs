@@ -13,9 +13,20 @@
 //! `avx2` 2.96, `soft` 5.27, so `avx512` is chosen there; on AMD Zen 4 (issue 18) `soft`
 //! 5.78, `avx2` 6.08, `avx512` 6.48, so the portable code wins where gathers are slow.
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 pub(crate) mod soft;
 
@@ -32,12 +43,14 @@ simdcrypt_dispatch::backends! {
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx2"],
         avoid: ["slow-gather"],
+        rustc: "1.89",
     }
     /// 8-lane `vpgatherdd` on `ymm`, 32 blocks in flight.
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         avoid: ["slow-gather"],
+        rustc: "1.89",
     }
 }
 
@@ -50,11 +63,17 @@ pub(crate) fn encrypt<const LE: bool>(
 ) {
     match backend {
         Backend::Soft => soft::encrypt::<LE>(st, f),
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx2(_) => unsafe { avx2::encrypt::<LE>(st, f) },
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx512(_) => unsafe { avx512::encrypt::<LE>(st, f) },
     }
 }
@@ -68,11 +87,17 @@ pub(crate) fn decrypt<const LE: bool>(
 ) {
     match backend {
         Backend::Soft => soft::decrypt::<LE>(st, f),
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx2(_) => unsafe { avx2::decrypt::<LE>(st, f) },
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx512(_) => unsafe { avx512::decrypt::<LE>(st, f) },
     }
 }

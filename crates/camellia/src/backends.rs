@@ -11,13 +11,32 @@
 //! 7, ECX bit 8) and the OS `ymm` state from `avx2` (`cpufeatures` 0.3 tied `gfni` to
 //! AVX-512 OS state).
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod aesni_avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod bytesliced;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod gfni_avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod gfni_avx512;
 pub(crate) mod soft;
 
@@ -40,18 +59,21 @@ simdcrypt_dispatch::backends! {
     "gfni_avx512" => GfniAvx512 {
         arch: ["x86", "x86_64"],
         needs: ["avx2", "gfni", "avx512f", "avx512bw", "avx512vl"],
+        rustc: "1.89",
     }
     /// Byte-sliced GFNI on `ymm`, 32 blocks per pass.
     "gfni_avx2" => GfniAvx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2", "gfni"],
         blocks: 4,
+        rustc: "1.89",
     }
     /// Byte-sliced AES-NI + `vpshufb` on `ymm`, 32 blocks per pass.
     "aesni_avx2" => AesniAvx2 {
         arch: ["x86", "x86_64"],
         needs: ["aes", "avx2"],
         blocks: 6,
+        rustc: "1.89",
     }
 }
 
@@ -65,17 +87,26 @@ impl Backend {
     ) {
         match self {
             Backend::Soft => f.call(&Soft(k)),
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of
             // `aesni_avx2::encrypt` (AES-NI, AVX2).
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::AesniAvx2(_) => unsafe { aesni_avx2::encrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of
             // `gfni_avx2::encrypt` (AVX2, GFNI).
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::GfniAvx2(_) => unsafe { gfni_avx2::encrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of
             // `gfni_avx512::encrypt` (AVX2, AVX-512F/BW/VL, GFNI).
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::GfniAvx512(_) => unsafe { gfni_avx512::encrypt(k, f) },
         }
     }
@@ -89,17 +120,26 @@ impl Backend {
     ) {
         match self {
             Backend::Soft => f.call(&Soft(k)),
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of
             // `aesni_avx2::decrypt` (AES-NI, AVX2).
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::AesniAvx2(_) => unsafe { aesni_avx2::decrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of
             // `gfni_avx2::decrypt` (AVX2, GFNI).
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::GfniAvx2(_) => unsafe { gfni_avx2::decrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of
             // `gfni_avx512::decrypt` (AVX2, AVX-512F/BW/VL, GFNI).
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::GfniAvx512(_) => unsafe { gfni_avx512::decrypt(k, f) },
         }
     }

@@ -18,9 +18,20 @@
 //! address arithmetic over 8 or 16 lanes. `avx512` runs at the gather throughput (~6
 //! cycles per 16-lane gather).
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 mod soft;
 
@@ -41,11 +52,13 @@ simdcrypt_dispatch::backends! {
     "avx512" => Avx512 {
         arch: ["x86", "x86_64"],
         needs: ["avx2", "avx512f"],
+        rustc: "1.89",
     }
     /// AVX2: `vpgatherdd ymm` S-box look-ups, 16 blocks in flight.
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
+        rustc: "1.89",
     }
 }
 
@@ -55,11 +68,17 @@ impl Backend {
     pub(crate) fn encrypt(self, k: &Keys, f: impl BlockCipherEncClosure<BlockSize = U8>) {
         match self {
             Backend::Soft => soft::encrypt(k, f),
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
         }
     }
@@ -69,11 +88,17 @@ impl Backend {
     pub(crate) fn decrypt(self, k: &Keys, f: impl BlockCipherDecClosure<BlockSize = U8>) {
         match self {
             Backend::Soft => soft::decrypt(k, f),
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
         }
     }

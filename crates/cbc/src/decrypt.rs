@@ -151,10 +151,11 @@ fn unchain<B: BlockCipherDecBackend>(
     for (i, o) in in_groups.iter().zip(tmp_groups) {
         cipher.decrypt_par_blocks((i, o).into());
     }
-    if !in_tail.is_empty()
-        && let Ok(tail) = InOutBuf::new(in_tail, tmp_tail)
-    {
-        cipher.decrypt_tail_blocks(tail);
+    // Not a let chain: those need Rust 1.88, this crate's floor is 1.85.
+    if !in_tail.is_empty() {
+        if let Ok(tail) = InOutBuf::new(in_tail, tmp_tail) {
+            cipher.decrypt_tail_blocks(tail);
+        }
     }
     let next_iv = buf.get(n - 1).clone_in();
     for k in (1..n).rev() {

@@ -220,10 +220,11 @@ fn encrypt_b2b<B: BlockCipherEncBackend>(backend: &B, inp: &[Block<B>], out: &mu
     for (i, o) in in_groups.iter().zip(out_groups) {
         backend.encrypt_par_blocks((i, o).into());
     }
-    if let Ok(tail) = InOutBuf::new(in_tail, out_tail)
-        && !tail.is_empty()
-    {
-        backend.encrypt_tail_blocks(tail);
+    // Not a let chain: those need Rust 1.88, this crate's floor is 1.85.
+    if let Ok(tail) = InOutBuf::new(in_tail, out_tail) {
+        if !tail.is_empty() {
+            backend.encrypt_tail_blocks(tail);
+        }
     }
 }
 

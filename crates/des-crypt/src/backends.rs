@@ -11,9 +11,14 @@
 //! one this CPU supports (`avx512`, then `avx2`, then `soft`). A row's `blocks` is
 //! [`crate::BATCH_MIN`], the fewest hashes of one (salt, count) group worth a batch.
 
-#[cfg(target_arch = "x86_64")]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 mod soft;
 
@@ -29,12 +34,14 @@ simdcrypt_dispatch::backends! {
         arch: ["x86_64"],
         needs: ["avx512f", "avx512vl"],
         blocks: crate::BATCH_MIN,
+        rustc: "1.89",
     }
     /// 256 hashes per bitsliced batch in `ymm` registers.
     "avx2" => Avx2 {
         arch: ["x86_64"],
         needs: ["avx2"],
         blocks: crate::BATCH_MIN,
+        rustc: "1.89",
     }
 }
 
@@ -45,9 +52,9 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
 ) -> Vec<Result<String, Error>> {
     match b {
         Backend::Soft => soft::crypt_many(jobs),
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx2(_) => avx2::crypt_many(jobs),
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => avx512::crypt_many(jobs),
     }
 }
@@ -60,9 +67,9 @@ pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
 ) -> Result<Vec<crate::CryptHash>, Error> {
     match b {
         Backend::Soft => soft::crypt_keys(setting, keys),
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx2(_) => avx2::crypt_keys(setting, keys),
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => avx512::crypt_keys(setting, keys),
     }
 }

@@ -12,11 +12,17 @@
 //! masks inside each bulk call, so key setup costs the same on every backend and single
 //! blocks never pay for it.
 
-#[cfg(target_arch = "x86_64")]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 pub(crate) mod bitslice;
 pub(crate) mod soft;
 
@@ -32,12 +38,14 @@ simdcrypt_dispatch::backends! {
         arch: ["x86_64"],
         needs: ["avx512f", "avx512vl"],
         blocks: 40,
+        rustc: "1.89",
     }
     /// Bitsliced over 256 blocks in `ymm` registers.
     "avx2" => Avx2 {
         arch: ["x86_64"],
         needs: ["avx2"],
         blocks: 48,
+        rustc: "1.89",
     }
 }
 
@@ -62,10 +70,10 @@ impl<const K: usize> Keys<K> {
                 Backend::Soft => soft::key_schedule(k),
                 // SAFETY: the token proves the CPU has the target features of
                 // `avx2::key_schedule`.
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
                 Backend::Avx2(_) => unsafe { avx2::key_schedule(k) },
                 // SAFETY: as above, for `avx512::key_schedule`.
-                #[cfg(target_arch = "x86_64")]
+                #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
                 Backend::Avx512(_) => unsafe { avx512::key_schedule(k) },
             }
         });
@@ -85,10 +93,10 @@ impl<const K: usize> Keys<K> {
                 passes: *passes,
             }),
             // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx2(_) => unsafe { avx2::encrypt(&self.ks, passes, f) },
             // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx512(_) => unsafe { avx512::encrypt(&self.ks, passes, f) },
         }
     }
@@ -106,10 +114,10 @@ impl<const K: usize> Keys<K> {
                 passes: *passes,
             }),
             // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx2(_) => unsafe { avx2::decrypt(&self.ks, passes, f) },
             // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx512(_) => unsafe { avx512::decrypt(&self.ks, passes, f) },
         }
     }
@@ -204,7 +212,7 @@ pub mod __crypt {
 
     /// The E table with the `crypt(3)` salt applied: entries `k` and `k + 24` swapped for
     /// every set bit `k` of the 24-bit `salt`.
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
     pub(crate) fn salted_e(salt: u32) -> [super::bitslice::Ix32; 48] {
         let mut e = super::bitslice::E_IX;
         for k in 0..24 {
@@ -219,9 +227,9 @@ pub mod __crypt {
     /// available on this CPU).
     pub fn lanes(name: &str) -> usize {
         match Backend::by_name(name) {
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Avx2(_)) => 256,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Avx512(_)) => 512,
             _ => 0,
         }
@@ -234,6 +242,12 @@ pub mod __crypt {
     /// # Panics
     /// If `name` has no batch on this CPU, `keys` is longer than a batch, or `out` and
     /// `keys` differ in length.
+    // Without a bitsliced backend in the build (another arch, Rust < 1.89) `lanes` is 0
+    // and this only panics.
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", simdcrypt_rustc = "1.89")),
+        allow(unused_variables, unused_mut, unreachable_code)
+    )]
     pub fn crypt_batch(name: &str, keys: &[[u8; 8]], salt: u32, count: u32, out: &mut [[u8; 8]]) {
         let n = lanes(name);
         assert!(
@@ -241,7 +255,7 @@ pub mod __crypt {
             "des: no crypt batch of {} keys on backend `{name}`",
             keys.len()
         );
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         let e = salted_e(salt & 0xFF_FFFF);
         let mut k = [Block::default(); 512];
         for (b, key) in k.iter_mut().zip(keys) {
@@ -250,12 +264,12 @@ pub mod __crypt {
         let mut o = [Block::default(); 512];
         match Backend::by_name(name) {
             // SAFETY: the token in `Avx2` proves the CPU has AVX2 (`crypt_batch`'s features).
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Avx2(_)) => unsafe {
                 super::avx2::crypt_batch(&k[..256], &mut o[..256], &e, count)
             },
             // SAFETY: the token in `Avx512` proves AVX-512F and AVX-512VL.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Avx512(_)) => unsafe {
                 super::avx512::crypt_batch(&k, &mut o, &e, count)
             },

@@ -43,11 +43,23 @@
 //!   right choice; it is `token::V::MIN_BLOCKS` for the backend's own tail handling.
 //! - `avoid` (optional): CPU classes (see [`CLASSES`]) on which the automatic choice skips
 //!   the row. Forcing still runs it.
+//! - `rustc` (optional, `rustc: "1.89"`): the oldest Rust that compiles the row's code,
+//!   when that is newer than the crate's `rust-version`. Older compilers build the crate
+//!   without the row (its token, variant and detection arm), as if its `arch` did not
+//!   match. The crate's build script calls [`build::rustc_cfg`] (feature `build`), which
+//!   sets the `simdcrypt_rustc` cfg the rows test; hand-written code that uses the row
+//!   carries the same `#[cfg(all(any(target_arch = …), simdcrypt_rustc = "1.89"))]`.
 //!
 //! Forcing: `--cfg demo_backend="avx2"` makes `detect()` return that backend and panics
 //! with a clear message if the CPU lacks a needed feature. Every backend stays compiled.
 #![no_std]
 #![deny(missing_docs)]
+
+#[cfg(feature = "build")]
+extern crate std;
+
+#[cfg(feature = "build")]
+pub mod build;
 
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -66,12 +78,17 @@ pub struct Row {
     pub avoid: &'static [&'static str],
     /// The row's doc comment.
     pub about: &'static str,
+    /// The oldest Rust that compiles the row's code (`rustc: "1.89"`), if it is newer than
+    /// the crate's `rust-version`; else `""`. Older compilers build the crate without it.
+    pub rustc: &'static str,
+    /// Whether the row is compiled into this build (its `target_arch` and `rustc`).
+    pub built: bool,
 }
 
 impl Row {
     /// Whether this row is compiled into the current build.
     pub fn compiled(&self) -> bool {
-        self.arch.is_empty() || self.arch.contains(&TARGET_ARCH)
+        self.built
     }
 }
 
@@ -246,8 +263,10 @@ impl core::fmt::Display for Lacking<'_> {
             first = false;
         }
         if first {
+            // The CPU has the features: the row is not compiled in (its `arch` or `rustc`).
+            f.write_str("it in this build (not compiled for ")?;
             f.write_str(TARGET_ARCH)?;
-            f.write_str(" support for it")?;
+            f.write_str(" or for this Rust version)")?;
         }
         Ok(())
     }
@@ -256,9 +275,9 @@ impl core::fmt::Display for Lacking<'_> {
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod detect {
     #[cfg(target_arch = "x86")]
-    use core::arch::x86::{__cpuid, __cpuid_count};
+    use core::arch::x86::{__cpuid_count, CpuidResult};
     #[cfg(target_arch = "x86_64")]
-    use core::arch::x86_64::{__cpuid, __cpuid_count};
+    use core::arch::x86_64::{__cpuid_count, CpuidResult};
 
     use super::mask;
 
@@ -267,9 +286,20 @@ mod detect {
     /// XCR0 bits: `ymm` plus opmask, ZMM_Hi256 and Hi16_ZMM state (`zmm`).
     const ZMM_STATE: u64 = 0b1110_0110;
 
+    /// CPUID leaf `leaf`, sub-leaf `sub`.
+    // `__cpuid_count` is a safe function from Rust 1.87 on and an `unsafe fn` before, down
+    // to this crate's 1.85 floor: the block is needed there and unused here.
+    #[allow(unused_unsafe)]
+    fn cpuid(leaf: u32, sub: u32) -> CpuidResult {
+        // SAFETY: CPUID exists on every x86-64 CPU and on every x86 CPU Rust targets
+        // (i586 and later); a leaf above the maximum only returns unspecified values,
+        // which the callers avoid for leaf 7 by checking leaf 0's maximum.
+        unsafe { __cpuid_count(leaf, sub) }
+    }
+
     /// Features and classes of this CPU from CPUID leaves 0, 1 and 7 and XCR0.
     pub(super) fn word() -> u64 {
-        let leaf0 = __cpuid(0);
+        let leaf0 = cpuid(0, 0);
         let max_leaf = leaf0.eax;
         let vendor = [leaf0.ebx, leaf0.edx, leaf0.ecx];
         let is = |s: &[u8; 12]| {
@@ -281,13 +311,13 @@ mod detect {
         };
         let intel = is(b"GenuineIntel");
         let amd = is(b"AuthenticAMD") || is(b"HygonGenuine");
-        let l1 = __cpuid(1);
+        let l1 = cpuid(1, 0);
         let family = match (l1.eax >> 8) & 0xf {
             0xf => 0xf + ((l1.eax >> 20) & 0xff),
             f => f,
         };
         let (b7, c7, d7) = if max_leaf >= 7 {
-            let l7 = __cpuid_count(7, 0);
+            let l7 = cpuid(7, 0);
             (l7.ebx, l7.ecx, l7.edx)
         } else {
             (0, 0, 0)
@@ -383,6 +413,7 @@ macro_rules! backends {
                 needs: [$($feat:literal),* $(,)?],
                 $(blocks: $blocks:expr,)?
                 $(avoid: [$($avoid:literal),* $(,)?],)?
+                $(rustc: $rustc:literal,)?
             }
         )*
     ) => {
@@ -392,11 +423,11 @@ macro_rules! backends {
         pub(crate) mod token {
             $(
                 #[doc = concat!("Proof that this CPU runs the `", $name, "` backend.")]
-                #[cfg(any($(target_arch = $arch),+))]
+                #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
                 #[derive(Clone, Copy, Debug)]
                 pub(crate) struct $V(());
 
-                #[cfg(any($(target_arch = $arch),+))]
+                #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
                 impl $V {
                     /// The detection-word mask of the features it needs.
                     pub(crate) const NEEDS: u64 = $crate::mask(&[$($feat),*]);
@@ -421,7 +452,7 @@ macro_rules! backends {
             $Soft,
             $(
                 $(#[doc = $doc])*
-                #[cfg(any($(target_arch = $arch),+))]
+                #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
                 $V(token::$V),
             )*
         }
@@ -433,7 +464,7 @@ macro_rules! backends {
                 match self {
                     Backend::$Soft => "soft",
                     $(
-                        #[cfg(any($(target_arch = $arch),+))]
+                        #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
                         Backend::$V(_) => $name,
                     )*
                 }
@@ -444,7 +475,7 @@ macro_rules! backends {
                 match name {
                     "soft" => Some(Backend::$Soft),
                     $(
-                        #[cfg(any($(target_arch = $arch),+))]
+                        #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
                         $name => token::$V::get().map(Backend::$V),
                     )*
                     _ => None,
@@ -456,7 +487,7 @@ macro_rules! backends {
             #[inline]
             pub(crate) fn best() -> Self {
                 $(
-                    #[cfg(any($(target_arch = $arch),+))]
+                    #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
                     if !$crate::has_any(token::$V::AVOID) {
                         if let Some(t) = token::$V::get() {
                             return Backend::$V(t);
@@ -505,6 +536,8 @@ macro_rules! backends {
                     min_blocks: 1,
                     avoid: &[],
                     about: concat!($($sdoc),*),
+                    rustc: "",
+                    built: true,
                 },
                 $(
                     $crate::Row {
@@ -514,17 +547,19 @@ macro_rules! backends {
                         min_blocks: { let _b = 1; $(let _b = $blocks;)? _b },
                         avoid: &[$($($avoid),*)?],
                         about: concat!($($doc),*),
+                        rustc: { let _v = ""; $(let _v = $rustc;)? _v },
+                        built: cfg!(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?)),
                     },
                 )*
             ];
 
-            const COMPILED: usize = 1 $(+ cfg!(any($(target_arch = $arch),+)) as usize)*;
+            const COMPILED: usize = 1 $(+ cfg!(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?)) as usize)*;
 
             const NAMES: [&str; COMPILED] = {
                 let mut names = ["soft"; COMPILED];
                 let mut _i = 1;
                 $(
-                    if cfg!(any($(target_arch = $arch),+)) {
+                    if cfg!(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?)) {
                         names[_i] = $name;
                         _i += 1;
                     }
@@ -579,6 +614,9 @@ mod tests {
         }
     }
 
+    // `simdcrypt_rustc` is set by the build scripts of the crates that use it; this crate
+    // has none, so the `rustc:` row below is never compiled in.
+    #[allow(unexpected_cfgs)]
     mod demo {
         crate::backends! {
             crate: "demo", cfg: demo_backend;
@@ -596,13 +634,23 @@ mod tests {
                 blocks: 3,
                 avoid: [],
             }
+            /// Gated on a Rust version this build does not have (no build script here).
+            "later" => Later {
+                arch: ["x86_64"],
+                needs: ["sse2"],
+                rustc: "1.89",
+            }
         }
     }
 
     #[test]
     fn generated_table() {
         use demo::__table::{ALL, TABLE, available, selected};
-        assert_eq!(TABLE.len(), 3);
+        assert_eq!(TABLE.len(), 4);
+        assert_eq!(TABLE[3].rustc, "1.89");
+        assert!(!TABLE[3].compiled());
+        assert!(!available("later"));
+        assert_eq!(TABLE[2].compiled(), cfg!(target_arch = "x86_64"));
         assert_eq!(TABLE[0].name, "soft");
         assert_eq!(TABLE[2].min_blocks, 3);
         assert_eq!(TABLE[1].needs, &["intel", "amd"]);

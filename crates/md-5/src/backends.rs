@@ -4,9 +4,20 @@
 //! one this CPU supports (the row order of the table: `avx512` > `avx2` > `soft`); the
 //! result is stored in `Md5Core` at construction, so a bulk update dispatches once.
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 mod soft;
 
@@ -19,12 +30,14 @@ simdcrypt_dispatch::backends! {
     "avx512" => Avx512 {
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx512vl"],
+        rustc: "1.89",
     }
     /// AVX2: single-stream compression is the portable code (AVX2 cannot shorten
     /// the step latency); multi-buffer hashing runs 8 messages in the 8 lanes of `ymm`.
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
+        rustc: "1.89",
     }
 }
 
@@ -34,9 +47,15 @@ impl Backend {
     pub(crate) fn compress(self, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
         match self {
             Backend::Soft => soft::compress(state, blocks),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             Backend::Avx2(_) => soft::compress(state, blocks),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: a `token::Avx512` exists only if detection found AVX-512 F and VL,
             // the target features `avx512::compress` is compiled for.
             Backend::Avx512(_) => unsafe { avx512::compress(state, blocks) },
@@ -53,13 +72,19 @@ impl Backend {
         );
         match self {
             Backend::Soft => soft::digest_each(msgs, out, soft::compress),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             Backend::Avx2(_) => soft::digest_lanes::<8, M>(msgs, out, soft::compress, |s, l, n| {
                 // SAFETY: a `token::Avx2` exists only if detection found AVX2, the target
                 // feature `avx2::compress8` is compiled for.
                 unsafe { avx2::compress8(s, l, n) }
             }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             Backend::Avx512(_) => soft::digest_lanes::<16, M>(
                 msgs,
                 out,

@@ -5,9 +5,17 @@
 //! every backend (the SIMD ones broadcast them once per bulk call), so a cipher stores the
 //! words and its [`Backend`]; a bulk call dispatches once.
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 pub(crate) mod soft;
 
@@ -21,12 +29,14 @@ simdcrypt_dispatch::backends! {
     "avx512" => Avx512 {
         arch: ["x86_64"],
         needs: ["avx512f", "avx512bw", "avx2"],
+        rustc: "1.89",
     }
     /// AVX2, 16 blocks per `ymm` register.
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         blocks: 4,
+        rustc: "1.89",
     }
 }
 
@@ -39,12 +49,15 @@ pub(crate) fn encrypt(
 ) {
     match backend {
         Backend::Soft => f.call(&soft::Backend(k)),
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has AVX2, the target feature of `avx2::encrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
         // SAFETY: the token proves the CPU has AVX2, AVX-512F and AVX-512BW, the target
         // features of `avx512::encrypt`.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
     }
 }
@@ -58,12 +71,15 @@ pub(crate) fn decrypt(
 ) {
     match backend {
         Backend::Soft => f.call(&soft::Backend(k)),
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has AVX2, the target feature of `avx2::decrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
         // SAFETY: the token proves the CPU has AVX2, AVX-512F and AVX-512BW, the target
         // features of `avx512::decrypt`.
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
     }
 }

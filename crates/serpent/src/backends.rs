@@ -9,9 +9,20 @@
 // `soft` first: it defines `serpent_core!`, which the SIMD backends expand.
 #[macro_use]
 mod soft;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx512;
 
 use cipher::{Block, BlockCipherDecClosure, BlockCipherEncClosure, InOut, consts::U16};
@@ -59,12 +70,14 @@ simdcrypt_dispatch::backends! {
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx512vl", "avx2"],
         blocks: 4,
+        rustc: "1.89",
     }
     /// Word-sliced on `ymm`, 16 blocks in flight.
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         blocks: 2,
+        rustc: "1.89",
     }
 }
 
@@ -77,11 +90,17 @@ pub(crate) fn encrypt(
 ) {
     match backend {
         Backend::Soft => f.call(&soft::Backend(k)),
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
     }
 }
@@ -95,11 +114,17 @@ pub(crate) fn decrypt(
 ) {
     match backend {
         Backend::Soft => f.call(&soft::Backend(k)),
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
     }
 }
@@ -112,8 +137,11 @@ pub(crate) fn encrypt_block(
     block: InOut<'_, '_, Block<crate::Serpent>>,
 ) {
     match backend {
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::encrypt_block`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx512(_) => unsafe { avx512::encrypt_block(k, block) },
         _ => soft::encrypt_block(k, block),
     }
@@ -127,8 +155,11 @@ pub(crate) fn decrypt_block(
     block: InOut<'_, '_, Block<crate::Serpent>>,
 ) {
     match backend {
+        #[cfg(all(
+            any(target_arch = "x86", target_arch = "x86_64"),
+            simdcrypt_rustc = "1.89"
+        ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::decrypt_block`.
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Avx512(_) => unsafe { avx512::decrypt_block(k, block) },
         _ => soft::decrypt_block(k, block),
     }

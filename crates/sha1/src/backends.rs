@@ -6,11 +6,26 @@
 //! 16-lane kernel); the result is stored in `Sha1Core` at construction, so a bulk
 //! update dispatches once.
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
 mod shani;
 mod soft;
 
@@ -26,22 +41,28 @@ mod table {
         "avx512" => Avx512 {
             arch: ["x86", "x86_64"],
             needs: ["avx512f", "avx512bw", "avx2", "bmi1", "bmi2"],
+            rustc: "1.89",
         }
         /// SHA-NI `sha1rnds4`, four rounds per instruction; SSE message schedule.
         "shani" => Shani {
             arch: ["x86", "x86_64"],
             needs: ["sha", "sse2", "ssse3", "sse4.1"],
+            rustc: "1.89",
         }
         /// AVX2 message schedule of two blocks at a time, scalar BMI2 rounds.
         "avx2" => Avx2 {
             arch: ["x86", "x86_64"],
             needs: ["avx2", "bmi1", "bmi2"],
+            rustc: "1.89",
         }
     }
 }
 
 pub(crate) use table::Backend;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
 use table::token;
 
 impl Backend {
@@ -54,15 +75,24 @@ impl Backend {
     pub(crate) fn compress(self, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         match self {
             Backend::Soft => soft::compress(state, blocks),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: a `token::Shani` exists only if detection found SHA, SSE2, SSSE3
             // and SSE4.1, the target features `shani::compress` is compiled for.
             Backend::Shani(_) => unsafe { shani::compress(state, blocks) },
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             // SAFETY: a `token::Avx2` exists only if detection found AVX2, BMI1 and
             // BMI2, the target features `avx2::compress` is compiled for.
             Backend::Avx2(_) => unsafe { avx2::compress(state, blocks) },
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             Backend::Avx512(_) => match token::Shani::get() {
                 // SAFETY: a `token::Shani` proves SHA-NI as above.
                 Some(_) => unsafe { shani::compress(state, blocks) },
@@ -84,13 +114,19 @@ impl Backend {
         );
         let single = |s: &mut [u32; 5], b: &[[u8; 64]]| self.compress(s, b);
         match self {
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             Backend::Avx2(_) => soft::digest_lanes::<8, M>(msgs, out, single, |s, l, n| {
                 // SAFETY: a `token::Avx2` exists only if detection found AVX2, the target
                 // feature `avx2::compress8` is compiled for.
                 unsafe { avx2::compress8(s, l, n) }
             }),
-            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
             Backend::Avx512(..) => soft::digest_lanes::<16, M>(msgs, out, single, |s, l, n| {
                 // SAFETY: a `token::Avx512` exists only if detection found AVX-512 F
                 // and BW, the target features of `avx512::compress16`.

@@ -17,11 +17,17 @@
 //! CPU has it, else `avx2`. Force `gfni_avx512` anywhere with
 //! `--cfg twofish_backend="gfni_avx512"`.
 
-#[cfg(target_arch = "x86_64")]
+// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
+// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
+// build.rs), and clippy checks them against 1.89.
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx2;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod avx512;
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
 mod gfni_avx512;
 mod soft;
 
@@ -38,27 +44,30 @@ simdcrypt_dispatch::backends! {
         arch: ["x86_64"],
         needs: ["avx2", "avx512f"],
         avoid: ["slow-gather"],
+        rustc: "1.89",
     }
     /// `vpermi2b` S-boxes and `gf2p8mulb` MDS on `zmm`, 32 blocks in flight.
     "gfni_avx512" => GfniAvx512 {
         arch: ["x86_64"],
         needs: ["avx2", "avx512f", "avx512bw", "avx512vbmi", "gfni"],
+        rustc: "1.89",
     }
     /// `ymm` rounds with scalar table look-ups, 16 blocks in flight.
     "avx2" => Avx2 {
         arch: ["x86_64"],
         needs: ["avx2"],
+        rustc: "1.89",
     }
 }
 
 /// The features of the `avx512` backend's VBMI key schedule, which builds its tables with
 /// byte permutes when the CPU has them (Ice Lake, Zen 4 and later), else with the scalar
 /// code.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
 const VBMI: u64 = simdcrypt_dispatch::mask(&["avx2", "avx512f", "avx512bw", "avx512vbmi"]);
 
 /// Whether the VBMI key schedule can run.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
 #[inline]
 fn vbmi_available() -> bool {
     simdcrypt_dispatch::has(VBMI)
@@ -71,7 +80,7 @@ pub(crate) struct Keys {
     t: Tables,
     /// The `gfni_avx512` backend's 8→8 S-boxes in its field representation (zeros for the other
     /// backends).
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
     s8: [[u8; 256]; 4],
 }
 
@@ -79,23 +88,23 @@ impl Keys {
     /// The key schedule of `key` (16, 24 or 32 bytes) for `backend`.
     #[inline]
     pub(crate) fn new(backend: Backend, key: &[u8]) -> Self {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         let mut s8 = [[0u8; 256]; 4];
         let t = match backend {
             // SAFETY: the token implies AVX-512 VBMI and the rest of the target features of
             // `avx512::tables`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::GfniAvx512(_) => unsafe { avx512::tables(key, Some(&mut s8)) },
             // SAFETY: `vbmi_available` found AVX2, AVX-512F, AVX-512BW and AVX-512 VBMI with
             // OS support for `zmm`, the target features of `avx512::tables`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx512(_) if vbmi_available() => unsafe { avx512::tables(key, None) },
             _ => Tables::new(key),
         };
         Keys {
             backend,
             t,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             s8,
         }
     }
@@ -112,13 +121,13 @@ impl Keys {
         match self.backend {
             Backend::Soft => f.call(&soft::Backend(&self.t)),
             // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx2(_) => unsafe { avx2::encrypt(&self.t, f) },
             // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx512(_) => unsafe { avx512::encrypt(&self.t, f) },
             // SAFETY: the token proves the CPU has the target features of `gfni_avx512::encrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::GfniAvx512(_) => unsafe { gfni_avx512::encrypt(&self.t, &self.s8, f) },
         }
     }
@@ -129,13 +138,13 @@ impl Keys {
         match self.backend {
             Backend::Soft => f.call(&soft::Backend(&self.t)),
             // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx2(_) => unsafe { avx2::decrypt(&self.t, f) },
             // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::Avx512(_) => unsafe { avx512::decrypt(&self.t, f) },
             // SAFETY: the token proves the CPU has the target features of `gfni_avx512::decrypt`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Backend::GfniAvx512(_) => unsafe { gfni_avx512::decrypt(&self.t, &self.s8, f) },
         }
     }
@@ -144,7 +153,7 @@ impl Keys {
     #[cfg(feature = "zeroize")]
     pub(crate) fn zeroize(&mut self) {
         self.t.zeroize();
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         cipher::zeroize::Zeroize::zeroize(&mut self.s8.as_flattened_mut()[..]);
     }
 }

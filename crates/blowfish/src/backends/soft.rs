@@ -130,7 +130,8 @@ impl State {
     /// XORs the key into the P-array, cyclically.
     #[inline(always)]
     fn xor_key(&mut self, key: &[u8]) {
-        if key.len().is_multiple_of(4) || key.len() >= 72 {
+        // `% 4 == 0`, not `is_multiple_of` (Rust 1.87): the crate builds with 1.85.
+        if key.len() % 4 == 0 || key.len() >= 72 {
             // Whole words: no word straddles the wrap point.
             let mut pos = 0;
             for p in self.p.iter_mut() {

@@ -244,7 +244,10 @@ pub(crate) fn key_schedule(key: u64) -> Ks {
 /// and PC-2, which together are a fixed bit map from `C‖D` to the whole schedule. The
 /// bitsliced backends' constant-time key schedules OR together the rows of the set bits,
 /// selected by masks.
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", simdcrypt_rustc = "1.89")),
+    allow(dead_code)
+)]
 pub(crate) static KEY_MASKS: [[u64; 16]; 56] = {
     let mut t = [[0u64; 16]; 56];
     let mut q = 0;
@@ -270,7 +273,10 @@ pub(crate) static KEY_MASKS: [[u64; 16]; 56] = {
 };
 
 /// The [`Ks`] of 16 round keys in the 64-bit layout of [`key_bit`].
-#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", simdcrypt_rustc = "1.89")),
+    allow(dead_code)
+)]
 pub(crate) fn ks_from_round_keys(k: [u64; 16]) -> Ks {
     let mut ks = [0u32; 32];
     for (r, k) in k.into_iter().enumerate() {

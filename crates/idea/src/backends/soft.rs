@@ -119,6 +119,13 @@ pub(crate) fn crypt(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
 /// Any number of blocks, two at a time interleaved (one block is a latency-bound chain
 /// of multiplications, so a second one in flight is nearly free): the SIMD backends'
 /// short calls and tails.
+#[cfg_attr(
+    not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        simdcrypt_rustc = "1.89"
+    )),
+    allow(dead_code)
+)]
 #[inline]
 pub(crate) fn crypt_blocks(mut buf: InOutBuf<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
     let n = buf.len();

@@ -160,7 +160,7 @@ pub(super) fn digest_each<M: AsRef<[u8]>>(
 ) {
     for (msg, out) in msgs.iter().zip(out) {
         let msg = msg.as_ref();
-        let (blocks, tail) = msg.as_chunks::<64>();
+        let (blocks, tail) = as_blocks(msg);
         let mut state = INIT;
         compress(&mut state, blocks);
         let mut last = [[0u8; 64]; 2];
@@ -177,7 +177,10 @@ pub(super) fn digest_each<M: AsRef<[u8]>>(
 // The lane driver serves the x86 lane kernels; other targets hash one message
 // after the other (`digest_each`).
 #[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
+    not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        simdcrypt_rustc = "1.89"
+    )),
     allow(dead_code)
 )]
 pub(super) trait LaneKernel<const L: usize>:
@@ -193,7 +196,10 @@ impl<const L: usize, T: Fn(&mut [[u32; L]; 4], &[&[[u8; 64]]; L], usize)> LaneKe
 /// lane whose message is done (or that has none) sits out while the others go on.
 /// A batch of a single message uses the single-stream `compress` instead.
 #[cfg_attr(
-    not(any(target_arch = "x86", target_arch = "x86_64")),
+    not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        simdcrypt_rustc = "1.89"
+    )),
     allow(dead_code)
 )]
 pub(super) fn digest_lanes<const L: usize, M: AsRef<[u8]>>(
@@ -215,7 +221,7 @@ pub(super) fn digest_lanes<const L: usize, M: AsRef<[u8]>>(
             msgs.iter().zip(&mut body).zip(&mut tails).zip(&mut ntail)
         {
             let msg = msg.as_ref();
-            let (blocks, tail) = msg.as_chunks::<64>();
+            let (blocks, tail) = as_blocks(msg);
             *body = blocks;
             *ntail = pad(tail, msg.len(), tails);
         }
@@ -258,6 +264,14 @@ pub(super) fn digest_lanes<const L: usize, M: AsRef<[u8]>>(
 /// Test helper of every lane backend: `digest_many_with(name)` equals the
 /// single-stream digest for 1..=33 messages of random, unequal lengths (0..2 KiB,
 /// with the padding edge cases 0, 55, 56, 63, 64, 65 mixed in).
+/// `data.as_chunks::<64>()`, which needs Rust 1.88: the whole 64-byte blocks of `data`
+/// and the rest. This crate builds with Rust 1.85.
+fn as_blocks(data: &[u8]) -> (&[[u8; 64]], &[u8]) {
+    use digest::{array::Array, consts::U64};
+    let (blocks, rest) = Array::<u8, U64>::slice_as_chunks(data);
+    (Array::cast_slice_to_core(blocks), rest)
+}
+
 #[cfg(test)]
 pub(super) fn check_multi(name: &str) {
     use super::__backends::digest_many_with;
