@@ -87,6 +87,11 @@
 )]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 use core::{fmt, marker::PhantomData};
 
 pub use cipher;

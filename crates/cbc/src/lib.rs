@@ -52,10 +52,28 @@
 //!   8-byte blocks), so the load on the chain is forwarded from the store (a byte-wise
 //!   XOR there costs a failed store-to-load forwarding on every block).
 //!
+//! # Backends
+//!
+//! None of its own, and no `--cfg` switch: decryption and encryption run as closures
+//! inside the block cipher's backend (`decrypt_with_backend`, `encrypt_with_backend`;
+//! encryption is a serial chain of single blocks there), so both use whichever backend
+//! the cipher chose — with a simdcrypt cipher, the SIMD backend detected at run time,
+//! and on targets without one (every non-x86 target today) the cipher's portable code.
+//! This crate itself is portable Rust with `forbid(unsafe_code)`.
+//!
 //! # Security
 //!
 //! This crate adds no secret-dependent branches or memory indices. Constant-time
 //! behaviour is the block cipher's; padding checks are `block-padding`'s.
+//!
+//! # Configuration
+//!
+//! Cargo features, the same as RustCrypto's `cbc` 0.2.1:
+//! - `block-padding` (default): the `encrypt_padded*`/`decrypt_padded*` methods of
+//!   `cipher` with every padding of the `block-padding` crate;
+//! - `alloc`: the `…_vec` methods that return a new `Vec`;
+//! - `zeroize`: the IV is zeroed on drop, and the modes implement `ZeroizeOnDrop` when
+//!   the cipher does.
 //!
 //! [1]: https://en.wikipedia.org/wiki/Block_cipher_mode_of_operation#CBC
 
@@ -63,6 +81,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations, missing_docs)]
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 mod decrypt;
 mod encrypt;

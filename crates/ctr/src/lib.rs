@@ -61,10 +61,25 @@
 //! cannot be built in the cipher's registers nor the keystream XORed there, as a fused
 //! AES-CTR does.
 //!
+//! # Backends
+//!
+//! None of its own, and no `--cfg` switch: the bulk loop runs as a closure inside the
+//! block cipher's backend (`encrypt_with_backend`), so it uses whichever backend the
+//! cipher chose — with a simdcrypt cipher, the SIMD backend detected at run time, and on
+//! targets without one (every non-x86 target today) the cipher's portable code. This
+//! crate itself is portable Rust with `forbid(unsafe_code)`.
+//!
 //! # Security
 //!
 //! This crate adds no secret-dependent branches or memory indices: counters, lengths
 //! and positions are public. Constant-time behaviour is the block cipher's.
+//!
+//! # Configuration
+//!
+//! Cargo features, the same as RustCrypto's `ctr` 0.10.1 (none is on by default):
+//! - `alloc`, `block-padding`: turn on the `cipher` features of the same names;
+//! - `zeroize`: [`CtrCore`] implements `ZeroizeOnDrop` when the cipher and the flavor's
+//!   nonce do.
 //!
 //! [1]: https://en.wikipedia.org/wiki/Block_cipher_mode_of_operation#CTR
 
@@ -72,6 +87,11 @@
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
 #![warn(missing_debug_implementations, missing_docs)]
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 mod ctr_core;
 pub mod flavors;

@@ -18,8 +18,8 @@
 //!
 //! | backend | cfg value | CPU | blocks in flight |
 //! |---|---|---|---|
-//! | bitsliced on `zmm` | `des_backend="avx512"` | x86/x86-64 with AVX-512F | 512 |
-//! | bitsliced on `ymm` | `des_backend="avx2"` | x86/x86-64 with AVX2 | 256 |
+//! | bitsliced on `zmm` | `des_backend="avx512"` | x86-64 with AVX-512F and AVX-512VL | 512 |
+//! | bitsliced on `ymm` | `des_backend="avx2"` | x86-64 with AVX2 | 256 |
 //! | SSLeay-style tables | `des_backend="soft"` | every target (also 32-bit and big-endian) | 4 |
 //!
 //! The bitsliced backends hold one bit of 512 (256) blocks per register: a 64×64 bit
@@ -71,6 +71,11 @@
     html_favicon_url = "https://raw.githubusercontent.com/RustCrypto/media/26acc39f/logo.svg"
 )]
 #![cfg_attr(docsrs, feature(doc_cfg))]
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 pub use cipher;
 

@@ -1,5 +1,27 @@
-#![no_std]
-#![doc = include_str!("../README.md")]
+//! Pure Rust implementation of the [RC4] stream cipher: a drop-in replacement for
+//! RustCrypto's `rc4` 0.2 with the same `Rc4` type, `cipher` 0.5 traits (`KeyInit`,
+//! `StreamCipher`) and `zeroize` feature, only faster.
+//!
+//! # 🚨 Warning: Cryptographically Broken 🚨
+//!
+//! RC4 is [cryptographically broken and unsuitable for further use][1]! [RFC 7465] and
+//! [RFC 8758] prohibit it in TLS and SSH. This crate is provided for interoperability
+//! with protocols and systems that still mandate RC4; do not rely on it for
+//! confidentiality.
+//!
+//! # Examples
+//! ```
+//! use hex_literal::hex;
+//! use rc4::{KeyInit, Rc4, StreamCipher};
+//!
+//! let mut rc4 = Rc4::new_from_slice(b"Key").unwrap();
+//! let mut data = *b"Plaintext";
+//! rc4.apply_keystream(&mut data);
+//! assert_eq!(data, hex!("BBF316E8D940AF0AD3"));
+//! ```
+//!
+//! `Rc4` accepts keys of 1 to 256 bytes, though short keys are insecure and real-world
+//! usage typically uses 5–32 bytes (40–256 bits).
 //!
 //! # Backends
 //!
@@ -28,12 +50,24 @@
 //! - `RUSTFLAGS='--cfg rc4_backend="soft"'` forces the `soft` backend. It is the only
 //!   backend, so this changes nothing; the cfg exists so that every simdcrypt crate can
 //!   be forced the same way.
+//!
+//! [RC4]: https://en.wikipedia.org/wiki/RC4
+//! [1]: https://www.usenix.org/system/files/conference/usenixsecurity13/sec13-paper_alfardan.pdf
+//! [RFC 7465]: https://datatracker.ietf.org/doc/html/rfc7465
+//! [RFC 8758]: https://datatracker.ietf.org/doc/html/rfc8758
+
+#![no_std]
 #![doc(
     html_logo_url = "https://raw.githubusercontent.com/RustCrypto/media/8f1a9894/logo.svg",
     html_favicon_url = "https://raw.githubusercontent.com/RustCrypto/media/8f1a9894/logo.svg"
 )]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![forbid(unsafe_code)]
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 #[cfg(test)]
 extern crate std;

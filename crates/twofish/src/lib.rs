@@ -94,6 +94,11 @@
 #![no_std]
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
+
 pub use cipher;
 
 mod backends;
