@@ -63,10 +63,27 @@
 //! | `avx512` | `des_crypt_backend="avx512"` | x86-64 with AVX-512F and AVX-512VL | 512 |
 //! | `avx2` | `des_crypt_backend="avx2"` | x86-64 with AVX2 | 256 |
 //! | `soft` | `des_crypt_backend="soft"` | everything | 1 (table DES with the salt swap) |
+//!
+//! The batches are bitsliced and constant time; `soft` (and every single hash) is
+//! table-based and not (see Security above). The batch backends are compiled for x86-64
+//! only: on other targets every hash takes the portable path.
+//!
+//! # Configuration
+//!
+//! - `--cfg des_crypt_backend="soft"`, `"avx2"` or `"avx512"` (in `RUSTFLAGS` or
+//!   `.cargo/config.toml`): run [`crypt_many`] and [`crypt_keys`] on that backend instead
+//!   of detecting one. Every backend stays compiled; a forced backend the CPU lacks
+//!   panics with a clear message.
+//! - No Cargo features: the crate is `no_std` and needs `alloc`.
 
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+/// The README's examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 extern crate alloc;
 
