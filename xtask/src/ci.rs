@@ -496,10 +496,7 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
         .output_any()?;
     for (cpu, _, _) in LADDER {
         let model = cpu.split(',').next().unwrap_or(cpu);
-        if !models
-            .lines()
-            .any(|l| l.split_whitespace().nth(1) == Some(model))
-        {
+        if !qemu_lists_model(&models, model) {
             return Err(format!(
                 "`qemu-x86_64 -cpu help` does not list the model {model}"
             ));
@@ -553,6 +550,18 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
         }
     }
     Ok(())
+}
+
+/// Whether `qemu-<arch> -cpu help` output lists `model`. qemu 7 prints `x86 qemu64  …`
+/// (the architecture first), qemu 8 and later `  qemu64  …` (the model first).
+pub fn qemu_lists_model(help: &str, model: &str) -> bool {
+    help.lines().filter(|l| !l.ends_with(':')).any(|l| {
+        let mut words = l.split_whitespace();
+        match words.next() {
+            Some("x86") => words.next() == Some(model),
+            first => first == Some(model),
+        }
+    })
 }
 
 /// The release test binaries of the library crates (or of `packages`), built for the
@@ -708,5 +717,31 @@ fn semver(ws: &Workspace) -> Result {
         Ok(())
     } else {
         Err(format!("semver-checks failed for {}", failed.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both formats of `qemu-x86_64 -cpu help`: qemu 7.2 (Debian 12) and qemu 10
+    /// (bookworm-backports).
+    #[test]
+    fn qemu_cpu_help_formats() {
+        let qemu7 = "Available CPUs:\n\
+            x86 486                   (alias configured by machine type)\n\
+            x86 Westmere-v1           Westmere E56xx/L56xx/X56xx (Nehalem-C)\n\
+            x86 qemu64                (alias configured by machine type)\n";
+        let qemu10 = "Available CPUs:\n\
+            \x20 486                   (alias configured by machine type)\n\
+            \x20 Westmere-v1           Westmere E56xx/L56xx/X56xx (Nehalem-C)\n\
+            \x20 qemu64                (alias configured by machine type)\n";
+        for help in [qemu7, qemu10] {
+            assert!(qemu_lists_model(help, "qemu64"));
+            assert!(qemu_lists_model(help, "Westmere-v1"));
+            assert!(!qemu_lists_model(help, "Westmere"));
+            assert!(!qemu_lists_model(help, "x86"));
+            assert!(!qemu_lists_model(help, "Available"));
+        }
     }
 }
