@@ -5,6 +5,7 @@ use std::env;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crate::cross::Cross;
 use crate::util::{
     Cmd, Result, dry_run, files_with_suffix, root, rustflags_plus, rustflags_without_target_cpu,
     target_dir, which,
@@ -24,6 +25,10 @@ pub const STEPS: &[(&str, &str)] = &[
     (
         "ladder",
         "tests under qemu-x86_64 -cpu qemu64 / Westmere / Haswell",
+    ),
+    (
+        "cross",
+        "tests for aarch64 (qemu, with and without crypto extensions) and i686",
     ),
     ("doc", "docs -D warnings"),
     ("bench", "criterion benches once each, and the speed tool"),
@@ -183,15 +188,22 @@ fn step(name: &str, ws: &Workspace) -> Result {
             test(ws, &[], true)?;
             openssl_differential(ws)
         }
-        "forced" => forced(ws, &[], None, true),
+        "forced" => forced(ws, &[], None, true, None).map(drop),
         "ladder" => ladder(ws, &[]),
+        "cross" => {
+            for (triple, backend) in crate::cross::CI_TARGETS {
+                crate::cross::run(ws, triple, &[], backend)?;
+            }
+            // The published dependents on aarch64, detected backends on both rungs.
+            dropin::run(ws, Some("aarch64-unknown-linux-gnu"))
+        }
         "doc" => doc(ws),
         "bench" => {
             bench(ws, &[], &["--test".to_string()])?;
             speed(ws)
         }
         "semver" => semver(ws),
-        "dropin" => dropin::run(ws),
+        "dropin" => dropin::run(ws, None),
         "package" => crate::package::run(ws, true),
         "ct" => crate::ct::run(ws),
         "fuzz" => crate::fuzz::run(crate::fuzz::CI_SECONDS, &[]),
@@ -346,8 +358,18 @@ pub fn as_rustc_wrapper() -> Option<std::process::ExitCode> {
 /// the whole dependency graph (criterion, testkit, …) every round, about a minute of
 /// each round here. Cargo does not fingerprint the wrapper's flags, so each round first
 /// cleans the backend crates (and, by name, their RustCrypto peers).
-/// Doc tests are left to the `test` step (`--tests`).
-pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, release: bool) -> Result {
+/// Doc tests are left to the `test` step (`--tests`). Returns whether any round ran.
+///
+/// With `cross`, the same for another target (`cargo xtask cross`): the rows compiled
+/// for it, built in `<target>/cross` with its compiler, linker and runner, on the first
+/// CPU of its ladder.
+pub fn forced(
+    ws: &Workspace,
+    packages: &[String],
+    backend: Option<&str>,
+    release: bool,
+    cross: Option<&Cross>,
+) -> Result<bool> {
     for p in packages {
         ws.get(p)?;
     }
@@ -359,7 +381,10 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
             "no crate's backend table (src/backends.rs) has a backend `{b}`"
         ));
     }
-    let dir = target_dir().join("forced").display().to_string();
+    let dir = match cross {
+        None => target_dir().join("forced"),
+        Some(c) => c.dir.clone(),
+    };
     let (mut rounds, mut skipped): (Vec<Vec<(String, String)>>, Vec<String>) = (vec![], vec![]);
     for list in &ws.backends {
         let cfg = list.cfg_name();
@@ -374,6 +399,18 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
         {
             continue;
         }
+        // On another target, a crate with one row compiled there (`soft` alone) has
+        // nothing for detection to choose from: the detected run is that forced run.
+        if let Some(c) = cross {
+            let compiled = list.rows.iter().filter(|r| c.compiled_for(r)).count();
+            if compiled < 2 {
+                println!(
+                    "{}: only one backend compiled for {}: its detected run covers it",
+                    krate.package, c.triple
+                );
+                continue;
+            }
+        }
         let mut k = 0;
         for v in &list.values {
             if backend.is_some_and(|b| b != v) {
@@ -381,7 +418,15 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
             }
             let flag = format!("--cfg {cfg}=\"{v}\"");
             let row = list.row(v).expect("a table's values are its rows");
-            if let Err(why) = cpu::can_run(row) {
+            let can_run = match cross {
+                None => cpu::can_run(row),
+                Some(c) => c.can_run(row),
+            };
+            if let Err(why) = can_run {
+                if cross.is_some_and(|c| !c.compiled_for(row)) {
+                    // Not compiled for this target: nothing to skip.
+                    continue;
+                }
                 if cpu::required(v) {
                     println!(
                         "NOTE {flag}: {why}, but TESTKIT_REQUIRE names `{v}`: running (expect a panic)"
@@ -403,27 +448,24 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
         .map_err(|e| format!("the path of this xtask binary (for RUSTC_WORKSPACE_WRAPPER): {e}"))?
         .display()
         .to_string();
-    let mut clean = Cmd::cargo().args(["clean", "--target-dir", &dir]);
-    if release {
-        clean = clean.arg("--release");
-    }
-    for list in &ws.backends {
-        if let Some(krate) = ws.crate_for(list) {
-            clean = clean.args(["-p", &krate.spec()]);
-        }
-    }
     let mut ran = Vec::new();
     for (k, round) in rounds.iter().enumerate() {
         let flags: Vec<&str> = round.iter().map(|(_, f)| f.as_str()).collect();
         println!("--- forced round {}: {}", k + 1, flags.join(" "));
-        clean.clone().run()?;
-        let mut cmd = Cmd::cargo()
-            .args(["test", "--tests", "--target-dir", &dir])
-            .env("RUSTC_WORKSPACE_WRAPPER", &wrapper)
-            .env(
-                FORCED_CFG,
-                encode_cfgs(round.iter().map(|(_, f)| f.as_str())),
-            );
+        clean_backend_crates(ws, &dir, release, cross)?;
+        let mut cmd = match cross {
+            None => Cmd::cargo().args([
+                "test",
+                "--tests",
+                "--target-dir",
+                &dir.display().to_string(),
+            ]),
+            Some(c) => c.on_first_cpu(c.cargo(["test", "--tests"], &dir)),
+        };
+        cmd = cmd.env("RUSTC_WORKSPACE_WRAPPER", &wrapper).env(
+            FORCED_CFG,
+            encode_cfgs(round.iter().map(|(_, f)| f.as_str())),
+        );
         for (spec, _) in round {
             cmd = cmd.args(["-p", spec]);
         }
@@ -439,7 +481,9 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
         ran.extend(round.iter().map(|(spec, f)| format!("{spec} {f}")));
     }
     if ran.is_empty() && skipped.is_empty() {
-        if let Some(b) = backend {
+        if let Some(b) = backend
+            && cross.is_none()
+        {
             return Err(format!("no crate here has a backend `{b}`"));
         }
         println!("no forced backends to run");
@@ -458,7 +502,31 @@ pub fn forced(ws: &Workspace, packages: &[String], backend: Option<&str>, releas
             skipped.join(" ")
         );
     }
-    Ok(())
+    Ok(!ran.is_empty())
+}
+
+/// `cargo clean` of the crates with a backend table (and, by name, their RustCrypto
+/// peers) in `dir`: cargo does not fingerprint the `--cfg` flags the forced rounds add
+/// through the wrapper.
+pub fn clean_backend_crates(
+    ws: &Workspace,
+    dir: &Path,
+    release: bool,
+    cross: Option<&Cross>,
+) -> Result {
+    let mut clean = match cross {
+        None => Cmd::cargo().args(["clean", "--target-dir", &dir.display().to_string()]),
+        Some(c) => c.cargo(["clean"], dir),
+    };
+    if release {
+        clean = clean.arg("--release");
+    }
+    for list in &ws.backends {
+        if let Some(krate) = ws.crate_for(list) {
+            clean = clean.args(["-p", &krate.spec()]);
+        }
+    }
+    clean.run()
 }
 
 /// The library crates' tests with real run-time detection on weaker CPUs: each test
@@ -496,10 +564,7 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
         .output_any()?;
     for (cpu, _, _) in LADDER {
         let model = cpu.split(',').next().unwrap_or(cpu);
-        if !models
-            .lines()
-            .any(|l| l.split_whitespace().nth(1) == Some(model))
-        {
+        if !qemu_lists_model(&models, model) {
             return Err(format!(
                 "`qemu-x86_64 -cpu help` does not list the model {model}"
             ));
@@ -553,6 +618,18 @@ pub fn ladder(ws: &Workspace, packages: &[String]) -> Result {
         }
     }
     Ok(())
+}
+
+/// Whether `qemu-<arch> -cpu help` output lists `model`. qemu 7 prints `x86 qemu64  …`
+/// (the architecture first), qemu 8 and later `  qemu64  …` (the model first).
+pub fn qemu_lists_model(help: &str, model: &str) -> bool {
+    help.lines().filter(|l| !l.ends_with(':')).any(|l| {
+        let mut words = l.split_whitespace();
+        match words.next() {
+            Some("x86") => words.next() == Some(model),
+            first => first == Some(model),
+        }
+    })
 }
 
 /// The release test binaries of the library crates (or of `packages`), built for the
@@ -708,5 +785,31 @@ fn semver(ws: &Workspace) -> Result {
         Ok(())
     } else {
         Err(format!("semver-checks failed for {}", failed.join(", ")))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both formats of `qemu-x86_64 -cpu help`: qemu 7.2 (Debian 12) and qemu 10
+    /// (bookworm-backports).
+    #[test]
+    fn qemu_cpu_help_formats() {
+        let qemu7 = "Available CPUs:\n\
+            x86 486                   (alias configured by machine type)\n\
+            x86 Westmere-v1           Westmere E56xx/L56xx/X56xx (Nehalem-C)\n\
+            x86 qemu64                (alias configured by machine type)\n";
+        let qemu10 = "Available CPUs:\n\
+            \x20 486                   (alias configured by machine type)\n\
+            \x20 Westmere-v1           Westmere E56xx/L56xx/X56xx (Nehalem-C)\n\
+            \x20 qemu64                (alias configured by machine type)\n";
+        for help in [qemu7, qemu10] {
+            assert!(qemu_lists_model(help, "qemu64"));
+            assert!(qemu_lists_model(help, "Westmere-v1"));
+            assert!(!qemu_lists_model(help, "Westmere"));
+            assert!(!qemu_lists_model(help, "x86"));
+            assert!(!qemu_lists_model(help, "Available"));
+        }
     }
 }

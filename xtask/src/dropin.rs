@@ -10,6 +10,7 @@ use std::fmt::Write as _;
 use std::fs;
 use std::path::Path;
 
+use crate::cross::Cross;
 use crate::util::{Cmd, Result, target_dir};
 use crate::workspace::Workspace;
 
@@ -1030,7 +1031,20 @@ fn project(ws: &Workspace, active: &[&DropIn]) -> (String, String) {
     (toml, main)
 }
 
-pub fn run(ws: &Workspace) -> Result {
+/// The drop-in check, on this host or, with `target`, built for that target and run as
+/// `cargo xtask cross` runs tests (under each CPU of its ladder: the detected backends on
+/// both arms of detection).
+pub fn run(ws: &Workspace, target: Option<&str>) -> Result {
+    let cross = match target {
+        None => None,
+        Some(t) => match Cross::new(t)? {
+            Some(c) => {
+                c.check_ladder()?;
+                Some(c)
+            }
+            None => return Ok(()),
+        },
+    };
     let mut active = Vec::new();
     for d in DROPINS {
         let missing: Vec<&str> = d
@@ -1053,7 +1067,10 @@ pub fn run(ws: &Workspace) -> Result {
         crate::util::skip("dropin: none of its crates exist yet");
         return Ok(());
     }
-    let dir = target_dir().join("dropin");
+    let dir = match &cross {
+        None => target_dir().join("dropin"),
+        Some(c) => c.dir.join("dropin"),
+    };
     let (toml, main) = project(ws, &active);
     if crate::util::dry_run() {
         println!("would write {}/Cargo.toml:\n{toml}", dir.display());
@@ -1066,10 +1083,28 @@ pub fn run(ws: &Workspace) -> Result {
     let target = dir.join("target").display().to_string();
     // Resolve afresh so the newest published dependents are the ones tested.
     let _ = fs::remove_file(dir.join("Cargo.lock"));
-    Cmd::cargo()
-        .dir(&dir)
-        .args(["run", "--manifest-path", &manifest, "--target-dir", &target])
-        .run()?;
+    match &cross {
+        None => Cmd::cargo()
+            .dir(&dir)
+            .args(["run", "--manifest-path", &manifest, "--target-dir", &target])
+            .run()?,
+        Some(c) => {
+            let run = c
+                .cargo(
+                    ["run", "--release", "--manifest-path", &manifest],
+                    Path::new(&target),
+                )
+                .dir(&dir);
+            let rungs = c.ladder();
+            if rungs.is_empty() {
+                run.run()?;
+            }
+            for r in rungs {
+                println!("--- dropin {}: -cpu {} ({})", c.triple, r.cpu, r.offers);
+                c.on_cpu(run.clone(), r.cpu).run()?;
+            }
+        }
+    }
     // The proof that the published graph uses our code, not crates.io's.
     let mut patched = Vec::new();
     for name in active.iter().flat_map(|d| d.patches.iter()) {

@@ -37,11 +37,14 @@ commands:
   ci [STEP...] [--skip STEP,...]
                              the CI gate: every step (or the STEPs named), in order,
                              fail fast, timed; steps: setup cpu fmt clippy tidy test
-                             forced ladder doc bench semver dropin package ct
+                             forced ladder cross doc bench semver dropin package ct
                              fuzz
   setup                      install what ci needs and is missing (apt: qemu-user,
-                             pkg-config, libssl-dev, libcrypt-dev, valgrind; rustfmt,
-                             clippy; cargo-semver-checks, cargo-fuzz, nightly)
+                             pkg-config, libssl-dev, libcrypt-dev, valgrind; for cross:
+                             dpkg architectures arm64 i386, rustc-web,
+                             libstd-rust-web-dev:arm64 :i386, gcc-aarch64-linux-gnu,
+                             gcc-i686-linux-gnu; rustfmt, clippy; cargo-semver-checks,
+                             cargo-fuzz, nightly)
   tidy                       policy checks over the source text (also a #[test])
   test [-p NAME]... [--backend NAME|all] [--release]
                              tests; with --backend, each crate's tests with that backend
@@ -50,11 +53,19 @@ commands:
   bench [-p NAME]... [-- CRITERION-ARGS]
                              the criterion benches
   cpu-ladder [-p NAME]...    tests under qemu-x86_64 -cpu qemu64 / Westmere / Haswell
-  cross --target T [-p NAME]... [--release]
-                             tests for target T under qemu-user (skips if T's std is
-                             not installed)
-  dropin                     published crates (hmac, rc4, ...) patched with ours, on
-                             known-answer vectors
+  cross --target T [-p NAME]... [--backend NAME|all|none]
+                             tests for target T (release, debug assertions on, static):
+                             first each forced backend compiled for T (default all;
+                             crates with one backend for T skip this), then run-time
+                             detection on each CPU of T's ladder
+                             (aarch64: qemu -cpu max, and a Cortex-A72 without AES,
+                             PMULL, SHA1, SHA2); under qemu-user, or natively for i686
+                             on x86_64 Linux; emulated runs cap differential tests at
+                             500 cases (TESTKIT_CASES_MAX); uses Debian's /usr/bin/rustc
+                             when rustup lacks T's std; skips if none has it
+  dropin [--target T]        published crates (hmac, rc4, ...) patched with ours, on
+                             known-answer vectors (with --target: built for T and run
+                             as cross runs tests, on each CPU of T's ladder)
   figures [--check | --no-measure]
                              remake the speed tables of README.md, crates/*/README.md
                              (the figures blocks) and docs/speed.svg: runs `speed
@@ -221,8 +232,8 @@ fn run(args: Vec<String>) -> Result {
             let ws = load()?;
             match backend.as_deref() {
                 None => ci::test(&ws, &packages, release),
-                Some("all") => ci::forced(&ws, &packages, None, release),
-                Some(b) => ci::forced(&ws, &packages, Some(b), release),
+                Some("all") => ci::forced(&ws, &packages, None, release, None).map(drop),
+                Some(b) => ci::forced(&ws, &packages, Some(b), release, None).map(drop),
             }
         }
         "bench" => {
@@ -241,13 +252,15 @@ fn run(args: Vec<String>) -> Result {
                 .value(&["--target"])?
                 .ok_or("cross needs --target TRIPLE")?;
             let packages = args.values(&["-p", "--package"])?;
-            let release = args.flag("--release");
+            let backend = args.value(&["--backend"])?;
             args.finish()?;
-            cross::run(&load()?, &target, &packages, release)
+            let backend = backend.as_deref().unwrap_or("all");
+            cross::run(&load()?, &target, &packages, backend)
         }
         "dropin" => {
+            let target = args.value(&["--target"])?;
             args.finish()?;
-            dropin::run(&load()?)
+            dropin::run(&load()?, target.as_deref())
         }
         "figures" => {
             let check = args.flag("--check");

@@ -5,6 +5,10 @@
 //!   `libssl-dev` (the `speed` crate's `openssl` feature) and `libcrypt-dev` (libxcrypt's
 //!   `libcrypt.so`, which `des-crypt`'s CLI and its differential tests link), through
 //!   apt-get;
+//! - for the `cross` step (x86_64 Debian hosts): the `arm64` and `i386` dpkg
+//!   architectures, Debian's `rustc-web` with `libstd-rust-web-dev:arm64` and `:i386`
+//!   (rustup's toolchain here has only the host's std) and the cross linkers
+//!   `gcc-aarch64-linux-gnu`, `gcc-i686-linux-gnu` (see `cross::debian_missing`);
 //! - rustup components `rustfmt` and `clippy`;
 //! - `cargo-semver-checks` (`cargo install --locked`, ~7 minutes on 2 cores);
 //! - the nightly toolchain (rustup, minimal profile) and `cargo-fuzz` for the fuzz step.
@@ -59,15 +63,25 @@ fn apt_packages() -> Result {
     if cfg!(target_arch = "x86_64") && which("valgrind").is_none() {
         missing.push("valgrind");
     }
+    let (archs, cross) = if cfg!(target_arch = "x86_64") && which("dpkg").is_some() {
+        crate::cross::debian_missing()
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    missing.extend(cross.iter().map(String::as_str));
     if missing.is_empty() {
         println!(
-            "setup: system packages present (qemu-x86_64, pkg-config, libssl-dev, libcrypt-dev, \
-             valgrind)"
+            "setup: system packages present (qemu-user, pkg-config, libssl-dev, libcrypt-dev, \
+             valgrind, the aarch64 and i686 std and linkers)"
         );
         return Ok(());
     }
+    let add_archs: String = archs
+        .iter()
+        .map(|a| format!("dpkg --add-architecture {a} && "))
+        .collect();
     let install = format!(
-        "apt-get update && apt-get install -y --no-install-recommends {}",
+        "{add_archs}apt-get update && apt-get install -y --no-install-recommends {}",
         missing.join(" ")
     );
     if which("apt-get").is_none() {
@@ -99,7 +113,20 @@ fn apt_packages() -> Result {
     };
     let mut args = vec!["install", "-y", "--no-install-recommends"];
     args.extend(&missing);
-    let done = apt(&["update"]).run().and_then(|()| apt(&args).run());
+    // `dpkg --add-architecture` is idempotent; it must come before `apt-get update`.
+    let dpkg = |arch: &str| {
+        let c = if sudo {
+            Cmd::new("sudo").args(["-n", "dpkg"])
+        } else {
+            Cmd::new("dpkg")
+        };
+        c.args(["--add-architecture", arch])
+    };
+    let done = archs
+        .iter()
+        .try_for_each(|a| dpkg(a).run())
+        .and_then(|()| apt(&["update"]).run())
+        .and_then(|()| apt(&args).run());
     if let Err(e) = done {
         let prefix = if sudo { "sudo " } else { "" };
         return Err(format!(

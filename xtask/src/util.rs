@@ -194,13 +194,19 @@ impl Cmd {
         self
     }
 
+    /// Sets `key` (replacing an earlier setting or removal of it).
     pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
-        self.env.push((key.into(), Some(value.into())));
+        let key = key.into();
+        self.env.retain(|(k, _)| *k != key);
+        self.env.push((key, Some(value.into())));
         self
     }
 
+    /// Removes `key` from the environment (replacing an earlier setting of it).
     pub fn env_remove(mut self, key: impl Into<String>) -> Self {
-        self.env.push((key.into(), None));
+        let key = key.into();
+        self.env.retain(|(k, _)| *k != key);
+        self.env.push((key, None));
         self
     }
 
@@ -402,5 +408,7 @@ mod tests {
         );
         let c = Cmd::new("x").env("A", "1").env_remove("B");
         assert_eq!(c.display(), "env -u B A=1 x");
+        let c = Cmd::new("x").env("A", "1").env("B", "2").env("A", "3");
+        assert_eq!(c.display(), "B=2 A=3 x");
     }
 }
