@@ -6,7 +6,7 @@
 //! can never meet the wrong backend.
 //!
 //! Preference on x86, the row order of the table below: `vaes256` > `vaes512` >
-//! `aesni` > `avx2` > `soft`.
+//! `aesni` > `avx2` > `soft`; on aarch64: `armv8` > `soft`.
 //!
 //! `vaes256` before `vaes512`, measured on this project's reference machine (Intel Xeon
 //! with AVX-512 and VAES; one interleaved run, raw AES-128 `encrypt_blocks`, TSC cycles
