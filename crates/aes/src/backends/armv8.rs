@@ -9,17 +9,17 @@
 //!
 //! Why 8 blocks: a block's rounds form one dependent chain, so the AES units stay busy
 //! only with (latency × issue rate) independent blocks. Arm's Software Optimization
-//! Guides give `AESE`/`AESD` and `AESMC`/`AESIMC` a latency of 2 cycles and a throughput
-//! of 2 per cycle on Neoverse N1 (pipelines V0 and V1), and the same latency with up to
-//! 4 per cycle on Neoverse V1 (its four SIMD pipelines); Cortex-A72 has 3 cycles and 1
-//! per cycle. Each of these cores fuses an `AESE` with the `AESMC` that directly follows
-//! it on the same register (and `AESD` with `AESIMC`) into one operation, so a round
-//! costs one latency, not two; Apple's cores fuse the pairs too. That asks for 2–8
-//! blocks in flight: 8 keeps a V1-class core full and costs the narrower ones nothing.
-//! The register budget allows it: 8 states plus all 11–15 round keys are 19–23 of the
-//! 32 NEON registers, so the keys are loaded once per call, not once per round.
-//! The code keeps every `AESMC` right after its `AESE` (the compiler schedules fused
-//! pairs together).
+//! Guides, as LLVM's scheduling models encode them (`AArch64SchedNeoverseN1.td`,
+//! `AArch64SchedNeoverseV1.td`): `AESE`/`AESD` have a latency of 2 cycles, on pipeline V0
+//! only on Neoverse N1 and on any of the four V pipelines on Neoverse V1, and an `AESMC`/
+//! `AESIMC` that directly follows on the same register reads the result with no further
+//! latency (the pair is fused), so a round costs 2 cycles. The Cortex-A57/A72 guides give
+//! 3 cycles and one per cycle; these cores and Apple's fuse the pairs too. That asks for
+//! 2 (N1) to 8 (V1: 2 cycles × 4 pipelines) blocks in flight: 8 keeps a V1-class core
+//! full and costs the narrower ones nothing. The register budget allows it: 8 states
+//! plus all 11–15 round keys are 19–23 of the 32 NEON registers, so the keys are loaded
+//! once per call, not once per round. The code keeps every `AESMC` right after its
+//! `AESE` (the compiler keeps fusible pairs together; checked in the disassembly).
 //!
 //! Calls of fewer blocks take the narrower paths (4, 2, 1 blocks), never a padded batch
 //! of 8.
