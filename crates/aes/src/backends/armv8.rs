@@ -224,7 +224,8 @@ impl<const R: usize> BlockSizeUser for Backend<'_, R> {
 }
 
 /// 8 blocks: the latency × throughput argument of the module docs; 8 states and up to 15
-/// round keys fit the 32 NEON registers together (16 states would not).
+/// round keys fit the 32 NEON registers together (16 states would leave one register
+/// beside AES-256's keys, and none of the cores above needs more than 8).
 impl<const R: usize> ParBlocksSizeUser for Backend<'_, R> {
     type ParBlocksSize = U8;
 }
