@@ -1,10 +1,10 @@
 //! Backend selection: the only place that decides which compression function runs.
 //!
 //! `detect()` returns the backend forced by `--cfg sha1_backend="…"` or else the best
-//! one this CPU supports, the row order of the table: on x86 `avx512` > `shani` > `avx2`
-//! > `soft` (`avx512` hashes single streams with SHA-NI when present, so it only adds the
-//! 16-lane kernel), on aarch64 `armv8` > `soft`; the result is stored in `Sha1Core` at
-//! construction, so a bulk update dispatches once.
+//! one this CPU supports, the row order of the table: on x86 `avx512` > `shani` >
+//! `avx2` > `soft` (`avx512` hashes single streams with SHA-NI when present, so it only
+//! adds the 16-lane kernel), on aarch64 `armv8` > `soft`; the result is stored in
+//! `Sha1Core` at construction, so a bulk update dispatches once.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
