@@ -6,7 +6,7 @@
 //! can never meet the wrong backend.
 //!
 //! Preference on x86, the row order of the table below: `vaes256` > `vaes512` >
-//! `aesni` > `avx2` > `soft`.
+//! `aesni` > `avx2` > `soft`; on aarch64: `armv8` > `soft`.
 //!
 //! `vaes256` before `vaes512`, measured on this project's reference machine (Intel Xeon
 //! with AVX-512 and VAES; one interleaved run, raw AES-128 `encrypt_blocks`, TSC cycles
@@ -33,6 +33,8 @@
 
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod aesni;
+#[cfg(target_arch = "aarch64")]
+mod armv8;
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 mod avx2;
 mod soft;
@@ -43,8 +45,26 @@ mod vaes512;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U16};
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-use aesni::NiKeys;
+/// Round keys in the layout of the AES-instruction backends (x86 AES-NI and VAES, ARMv8):
+/// `enc[i]` is `K_i` in FIPS-197 byte order, `dec[0] = K_Nr`, `dec[i] =
+/// InvMixColumns(K_{Nr-i})`, `dec[Nr] = K_0` (the Equivalent Inverse Cipher).
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
+#[derive(Clone)]
+pub(crate) struct HwKeys<const R: usize> {
+    pub(crate) enc: [[u8; 16]; R],
+    pub(crate) dec: [[u8; 16]; R],
+}
+
+#[cfg(all(
+    feature = "zeroize",
+    any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")
+))]
+impl<const R: usize> zeroize::Zeroize for HwKeys<R> {
+    fn zeroize(&mut self) {
+        self.enc.zeroize();
+        self.dec.zeroize();
+    }
+}
 
 simdcrypt_dispatch::backends! {
     crate: "aes", cfg: aes_backend;
@@ -70,9 +90,14 @@ simdcrypt_dispatch::backends! {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
     }
+    /// ARMv8 Cryptography Extensions (`AESE`/`AESMC`) on NEON, 8 blocks in flight.
+    "armv8" => Armv8 {
+        arch: ["aarch64"],
+        needs: ["neon", "aes"],
+    }
 }
 
-/// Whether AES hardware acceleration (AES-NI) is used on this machine.
+/// Whether AES hardware acceleration (AES-NI, ARMv8 AES) is used on this machine.
 pub(crate) fn hardware_accelerated() -> bool {
     match detect() {
         Backend::Soft => false,
@@ -80,6 +105,8 @@ pub(crate) fn hardware_accelerated() -> bool {
         Backend::Avx2(_) => false,
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
         Backend::Aesni(_) | Backend::Vaes256(_) | Backend::Vaes512(_) => true,
+        #[cfg(target_arch = "aarch64")]
+        Backend::Armv8(_) => true,
     }
 }
 
@@ -95,13 +122,16 @@ pub(crate) enum Keys<const R: usize> {
     Avx2(token::Avx2, soft::Keys<R>),
     /// AES-NI layout, run on `xmm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Aesni(token::Aesni, NiKeys<R>),
+    Aesni(token::Aesni, HwKeys<R>),
     /// AES-NI layout, run on `ymm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Vaes256(token::Vaes256, NiKeys<R>),
+    Vaes256(token::Vaes256, HwKeys<R>),
     /// AES-NI layout, run on `zmm`.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    Vaes512(token::Vaes512, NiKeys<R>),
+    Vaes512(token::Vaes512, HwKeys<R>),
+    /// The same layout, run with the ARMv8 AES instructions.
+    #[cfg(target_arch = "aarch64")]
+    Armv8(token::Armv8, HwKeys<R>),
 }
 
 impl<const R: usize> Keys<R> {
@@ -122,6 +152,10 @@ impl<const R: usize> Keys<R> {
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             // SAFETY: as above (a `token::Vaes512` implies AES-NI and SSSE3).
             Backend::Vaes512(t) => Keys::Vaes512(t, unsafe { aesni::expand(key) }),
+            #[cfg(target_arch = "aarch64")]
+            // SAFETY: the token proves the CPU has the AES extension (and NEON), the
+            // target feature of `armv8::expand`.
+            Backend::Armv8(t) => Keys::Armv8(t, unsafe { armv8::expand(key) }),
         }
     }
 
@@ -142,6 +176,9 @@ impl<const R: usize> Keys<R> {
             // SAFETY: the token proves the CPU has the target features of `vaes512::encrypt`.
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Keys::Vaes512(_, k) => unsafe { vaes512::encrypt(k, f) },
+            // SAFETY: the token proves the CPU has the target feature of `armv8::encrypt`.
+            #[cfg(target_arch = "aarch64")]
+            Keys::Armv8(_, k) => unsafe { armv8::encrypt(k, f) },
         }
     }
 
@@ -162,6 +199,9 @@ impl<const R: usize> Keys<R> {
             // SAFETY: the token proves the CPU has the target features of `vaes512::decrypt`.
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Keys::Vaes512(_, k) => unsafe { vaes512::decrypt(k, f) },
+            // SAFETY: the token proves the CPU has the target feature of `armv8::decrypt`.
+            #[cfg(target_arch = "aarch64")]
+            Keys::Armv8(_, k) => unsafe { armv8::decrypt(k, f) },
         }
     }
 
@@ -175,64 +215,57 @@ impl<const R: usize> Keys<R> {
             Keys::Avx2(_, k) => k.zeroize(),
             #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
             Keys::Aesni(_, k) | Keys::Vaes256(_, k) | Keys::Vaes512(_, k) => k.zeroize(),
+            #[cfg(target_arch = "aarch64")]
+            Keys::Armv8(_, k) => k.zeroize(),
         }
     }
 }
 
-/// The hazmat round functions: AES-NI when the CPU has it (and `soft` is not forced),
-/// else the bitsliced `soft` code. `blocks` and `keys` have the same length (1 or 8).
+/// The hazmat round functions: the AES instructions (AES-NI, ARMv8) when the CPU has them
+/// and the selected backend uses them (not with `soft` or `avx2` forced), else the
+/// bitsliced `soft` code. `blocks` and `keys` have the same length (1 or 8).
 #[cfg(feature = "hazmat")]
 pub(crate) mod hazmat {
     use super::*;
     use crate::Block;
 
-    #[inline]
-    #[cfg_attr(
-        not(any(target_arch = "x86", target_arch = "x86_64")),
-        allow(dead_code)
-    )]
-    fn ni() -> bool {
-        hardware_accelerated()
+    /// Calls `$f` of the instruction backend if it may be used, else of `soft`.
+    macro_rules! hw {
+        ($f:ident($($arg:expr),*)) => {{
+            #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+            if let (true, Some(_)) = (hardware_accelerated(), token::Aesni::get()) {
+                // SAFETY: `token::Aesni::get` found AES-NI and SSSE3, the target features
+                // of the `aesni` functions.
+                return unsafe { aesni::$f($($arg),*) };
+            }
+            #[cfg(target_arch = "aarch64")]
+            if let (true, Some(_)) = (hardware_accelerated(), token::Armv8::get()) {
+                // SAFETY: `token::Armv8::get` found the AES extension and NEON, the target
+                // features of the `armv8` functions.
+                return unsafe { armv8::$f($($arg),*) };
+            }
+            soft::$f($($arg),*)
+        }};
     }
 
     /// `AESENC` on each block with its round key.
     pub(crate) fn cipher_round(blocks: &mut [Block], keys: &[Block]) {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
-            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
-            return unsafe { aesni::cipher_round(blocks, keys) };
-        }
-        soft::cipher_round(blocks, keys)
+        hw!(cipher_round(blocks, keys))
     }
 
     /// `AESDEC` on each block with its round key.
     pub(crate) fn equiv_inv_cipher_round(blocks: &mut [Block], keys: &[Block]) {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
-            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
-            return unsafe { aesni::equiv_inv_cipher_round(blocks, keys) };
-        }
-        soft::equiv_inv_cipher_round(blocks, keys)
+        hw!(equiv_inv_cipher_round(blocks, keys))
     }
 
     /// MixColumns.
     pub(crate) fn mix_columns(block: &mut Block) {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
-            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
-            return unsafe { aesni::mix_columns(block) };
-        }
-        soft::mix_columns(block)
+        hw!(mix_columns(block))
     }
 
     /// InvMixColumns.
     pub(crate) fn inv_mix_columns(block: &mut Block) {
-        #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-        if let (true, Some(_)) = (ni(), token::Aesni::get()) {
-            // SAFETY: `token::Aesni::get` found AES-NI and SSSE3.
-            return unsafe { aesni::inv_mix_columns(block) };
-        }
-        soft::inv_mix_columns(block)
+        hw!(inv_mix_columns(block))
     }
 }
 

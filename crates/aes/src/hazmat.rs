@@ -11,8 +11,9 @@
 //! We do NOT recommend using it to implement any algorithm which has not
 //! received extensive peer review by cryptographers.
 //!
-//! These functions use AES-NI when the CPU has it (unless `--cfg aes_backend="soft"`),
-//! else the constant-time bitsliced `soft` code.
+//! These functions use AES-NI (x86) or the ARMv8 AES instructions (aarch64) when the CPU
+//! has them (unless `--cfg aes_backend="soft"` or `"avx2"`), else the constant-time
+//! bitsliced `soft` code.
 
 use crate::backends::hazmat as imp;
 

@@ -21,6 +21,7 @@
 //! | VAES on `zmm` | `aes_backend="vaes512"` | x86/x86-64 with AES-NI, AVX-512F and VAES | 32 |
 //! | AES-NI on `xmm` | `aes_backend="aesni"` | x86/x86-64 with AES-NI and SSSE3 | 8 |
 //! | fixsliced on `ymm` | `aes_backend="avx2"` | x86/x86-64 with AVX2 (no AES-NI) | 16 |
+//! | ARMv8 AES on NEON | `aes_backend="armv8"` | aarch64 with the AES extension (`aes`: AES and PMULL) | 8 |
 //! | fixsliced portable Rust | `aes_backend="soft"` | every target (also 32-bit and big-endian) | 4 |
 //!
 //! On CPUs with AVX-512, `vaes512` is as fast as `vaes256` for long messages and slower
@@ -32,11 +33,17 @@
 //! blocks, bitsliced AES in vector registers as Käsper and Schwabe proposed, CHES 2009),
 //! for CPUs with AVX2 but no AES instructions; it is about 2.8× `soft` there.
 //!
+//! On aarch64, `armv8` runs `AESE`/`AESMC` (`AESD`/`AESIMC` to decrypt) on 8 blocks at a
+//! time; detection asks the OS (`getauxval(AT_HWCAP)` on Linux and Android; every Apple
+//! aarch64 CPU has it) and falls back to `soft` only on cores without the AES extension
+//! (e.g. some Cortex-A53/A55 parts, Raspberry Pi 4). Elsewhere (other OSes) it is used
+//! when the build enables the `aes` target feature.
+//!
 //! # Security
 //!
 //! Every backend is designed to run in constant time:
-//! - `aesni`, `vaes256`, `vaes512`: the AES round instructions take the same time
-//!   whatever the data and key; no table is used, key expansion included.
+//! - `aesni`, `vaes256`, `vaes512`, `armv8`: the AES round instructions take the same
+//!   time whatever the data and key; no table is used, key expansion included.
 //! - `soft` and `avx2`: bitsliced — only bitwise operations, shifts and rotations by constants, no
 //!   look-up table and no branch or index that depends on data or key, in the key
 //!   schedule too (its S-boxes use the same circuit).
@@ -46,7 +53,7 @@
 //! # Configuration
 //!
 //! - `--cfg aes_backend="soft"` (as in RustCrypto's `aes`), or `"avx2"`, `"aesni"`,
-//!   `"vaes256"`, `"vaes512"`: use that backend instead of detecting one. Every backend stays
+//!   `"vaes256"`, `"vaes512"`, `"armv8"`: use that backend instead of detecting one. Every backend stays
 //!   compiled; a forced backend the CPU lacks panics with a clear message at key setup.
 //!   With `soft` or `avx2` forced, [`hardware_accelerated`] returns `false` (no AES
 //!   instructions run), as RustCrypto's `aes` does for `soft`.

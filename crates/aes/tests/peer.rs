@@ -184,8 +184,8 @@ fn debug_and_algorithm_names_match_peer() {
 
 #[test]
 fn hardware_accelerated_matches_peer() {
-    // Both detect AES-NI the same way, unless a backend is forced (`soft` and `avx2`
-    // run no AES instructions).
+    // Both detect AES-NI (x86) or the ARMv8 AES extension the same way, unless a
+    // backend is forced (`soft` and `avx2` run no AES instructions).
     if !matches!(aes::__backends::selected(), "soft" | "avx2") {
         assert!(aes::hardware_accelerated());
         assert_eq!(aes::hardware_accelerated(), rc_aes::hardware_accelerated());

@@ -8,10 +8,13 @@
 //! (`--cfg <alg>_backend="<name>"`), detection, the crate's hidden `__backends` facts
 //! (`ALL`, `TABLE`, `available`, `selected`) and what `cargo xtask` reads.
 //!
-//! Feature detection is this crate's own (x86: CPUID and XGETBV, once per process, cached
-//! in one atomic word), so that VAES, GFNI and VPCLMULQDQ count on CPUs with AVX2 but no
+//! Feature detection is this crate's own, once per process, cached in one atomic word.
+//! x86: CPUID and XGETBV, so that VAES, GFNI and VPCLMULQDQ count on CPUs with AVX2 but no
 //! AVX-512: the OS state a backend needs comes from the *other* features its row lists
 //! (`avx2` means `ymm` state, `avx512*` means `zmm` state), not from VAES itself.
+//! aarch64 ([`AARCH64_FEATURES`]): `getauxval(AT_HWCAP)` on Linux and Android, always-present
+//! features on Apple, compile-time `target_feature`s elsewhere. Other architectures
+//! detect nothing (only rows without `arch` run there).
 //!
 //! This crate is an implementation detail of simdcrypt; its API follows the needs of the
 //! workspace.
@@ -55,7 +58,7 @@
 #![no_std]
 #![deny(missing_docs)]
 
-#[cfg(feature = "build")]
+#[cfg(any(test, feature = "build"))]
 extern crate std;
 
 #[cfg(feature = "build")]
@@ -70,7 +73,8 @@ pub struct Row {
     pub name: &'static str,
     /// The `target_arch` values it is compiled for; empty for `soft` (every target).
     pub arch: &'static [&'static str],
-    /// The CPU features it needs (names as in `is_x86_feature_detected!`).
+    /// The CPU features it needs (Rust's `target_feature` names for the row's `arch`:
+    /// [`FEATURES`] on x86, [`AARCH64_FEATURES`] on aarch64).
     pub needs: &'static [&'static str],
     /// From how many blocks (or digest blocks) per call it is the right choice.
     pub min_blocks: usize,
@@ -103,7 +107,8 @@ const TARGET_ARCH: &str = if cfg!(target_arch = "x86_64") {
     "other"
 };
 
-/// The CPU features a row may need, with their bit in the detection word.
+/// The x86 CPU features a row may need, with their bit in the detection word (names as
+/// in `is_x86_feature_detected!` and `#[target_feature]`).
 pub const FEATURES: &[(&str, u32)] = &[
     ("sse2", 0),
     ("ssse3", 1),
@@ -127,6 +132,21 @@ pub const FEATURES: &[(&str, u32)] = &[
     ("sha", 19),
     ("fma", 20),
 ];
+
+/// The aarch64 CPU features a row may need, with their bit in the detection word. The
+/// names are Rust's aarch64 `target_feature` names (as in `is_aarch64_feature_detected!`),
+/// with their meaning there:
+///
+/// - `neon`: Advanced SIMD (`HWCAP_ASIMD`);
+/// - `aes`: the AES instructions *and* 64-bit `PMULL` (`HWCAP_AES` and `HWCAP_PMULL`);
+///   it shares its bit with x86's `aes` (one detection word per process, one
+///   architecture);
+/// - `sha2`: the SHA-1 and SHA-256 instructions (`HWCAP_SHA1` and `HWCAP_SHA2`);
+/// - `sha3`: the SHA-3 and SHA-512 instructions (`HWCAP_SHA3` and `HWCAP_SHA512`).
+///
+/// Kept apart from [`FEATURES`] so that the x86 list stays what x86 tools print.
+pub const AARCH64_FEATURES: &[(&str, u32)] =
+    &[("neon", 21), ("aes", 4), ("sha2", 22), ("sha3", 23)];
 
 /// The CPU classes a row may avoid, with their bit in the detection word.
 ///
@@ -176,23 +196,31 @@ const fn bit_of(name: &str, table: &[(&str, u32)]) -> Option<u32> {
 /// The detection-word mask of `names` (features or CPU classes).
 ///
 /// # Panics
-/// On a name in neither [`FEATURES`] nor [`CLASSES`]: at compile time, where a table
-/// uses it.
+/// On a name in none of [`FEATURES`], [`AARCH64_FEATURES`] and [`CLASSES`]: at compile
+/// time, where a table uses it.
 pub const fn mask(names: &[&str]) -> u64 {
     let mut m = 0;
     let mut i = 0;
     while i < names.len() {
-        let bit = match bit_of(names[i], FEATURES) {
+        let bit = match bit_of_any(names[i]) {
             Some(b) => b,
-            None => match bit_of(names[i], CLASSES) {
-                Some(b) => b,
-                None => panic!("unknown CPU feature or class in a backend table"),
-            },
+            None => panic!("unknown CPU feature or class in a backend table"),
         };
         m |= 1 << bit;
         i += 1;
     }
     m
+}
+
+/// The bit of a feature (x86 or aarch64) or CPU class.
+const fn bit_of_any(name: &str) -> Option<u32> {
+    match bit_of(name, FEATURES) {
+        Some(b) => Some(b),
+        None => match bit_of(name, AARCH64_FEATURES) {
+            Some(b) => Some(b),
+            None => bit_of(name, CLASSES),
+        },
+    }
 }
 
 /// The cached detection word (features and classes of this CPU, plus [`KNOWN`]).
@@ -227,7 +255,7 @@ pub fn has_any(mask: u64) -> bool {
 
 /// Whether this CPU has the feature or class `name` (`false` for unknown names).
 pub fn has_named(name: &str) -> bool {
-    match bit_of(name, FEATURES).or(bit_of(name, CLASSES)) {
+    match bit_of_any(name) {
         Some(bit) => has(1 << bit),
         None => false,
     }
@@ -383,7 +411,84 @@ mod detect {
     }
 }
 
-#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+/// aarch64: the OS reports the features (EL0 cannot read the ID registers portably).
+///
+/// - Linux and Android: `getauxval(AT_HWCAP)`, the kernel's hardware capabilities;
+/// - Apple (macOS, iOS, …): every Apple aarch64 core has NEON, AES, PMULL, SHA-1 and
+///   SHA-256, and Apple's targets enable them at compile time;
+/// - elsewhere (Windows, the BSDs, bare metal): the features the build enables
+///   (`-C target-feature`, `-C target-cpu`) only.
+///
+/// In every case a feature enabled at compile time counts: the binary only runs on CPUs
+/// that have it.
+#[cfg(target_arch = "aarch64")]
+mod detect {
+    use super::mask;
+
+    /// `getauxval` from the C library (glibc, musl and Bionic all have it; std links it).
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    mod auxv {
+        use core::ffi::c_ulong;
+
+        unsafe extern "C" {
+            fn getauxval(kind: c_ulong) -> c_ulong;
+        }
+
+        /// `AT_HWCAP` and its bits, from Linux's `include/uapi/linux/auxvec.h` and
+        /// `arch/arm64/include/uapi/asm/hwcap.h`.
+        const AT_HWCAP: c_ulong = 16;
+        pub(super) const ASIMD: u64 = 1 << 1;
+        pub(super) const AES: u64 = 1 << 3;
+        pub(super) const PMULL: u64 = 1 << 4;
+        pub(super) const SHA1: u64 = 1 << 5;
+        pub(super) const SHA2: u64 = 1 << 6;
+        pub(super) const SHA3: u64 = 1 << 17;
+        pub(super) const SHA512: u64 = 1 << 21;
+
+        /// The kernel's `AT_HWCAP` word.
+        pub(super) fn hwcap() -> u64 {
+            // SAFETY: `getauxval` takes an integer, reads the process's auxiliary vector
+            // and returns 0 for a type it does not know; it has no other effect.
+            u64::from(unsafe { getauxval(AT_HWCAP) })
+        }
+    }
+
+    /// Features of this CPU as the OS reports them, plus those the build enables.
+    pub(super) fn word() -> u64 {
+        let mut w = 0;
+        let mut set = |on: bool, name: &str| {
+            if on {
+                w |= mask(&[name]);
+            }
+        };
+        set(cfg!(target_feature = "neon"), "neon");
+        set(cfg!(target_feature = "aes"), "aes");
+        set(cfg!(target_feature = "sha2"), "sha2");
+        set(cfg!(target_feature = "sha3"), "sha3");
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            let h = auxv::hwcap();
+            let all = |bits: u64| h & bits == bits;
+            let neon = all(auxv::ASIMD);
+            // As Rust's std: each crypto feature implies (and here requires) NEON.
+            set(neon, "neon");
+            set(neon && all(auxv::AES | auxv::PMULL), "aes");
+            set(neon && all(auxv::SHA1 | auxv::SHA2), "sha2");
+            // `sha3` implies `sha2` in Rust's feature set, as in std's detection.
+            let sha2 = neon && all(auxv::SHA1 | auxv::SHA2);
+            set(sha2 && all(auxv::SHA3 | auxv::SHA512), "sha3");
+        }
+        #[cfg(target_vendor = "apple")]
+        {
+            set(true, "neon");
+            set(true, "aes");
+            set(true, "sha2");
+        }
+        w
+    }
+}
+
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64")))]
 mod detect {
     /// No feature detection on this architecture yet: only `soft` runs.
     pub(super) fn word() -> u64 {
@@ -595,6 +700,55 @@ mod tests {
         for (name, _) in FEATURES.iter().chain(CLASSES) {
             assert_eq!(mask(&[name]).count_ones(), 1, "{name}");
         }
+    }
+
+    #[test]
+    fn aarch64_names() {
+        // `aes` is one bit on both architectures; the others are aarch64's own.
+        assert_eq!(mask(&["aes"]), 1 << 4);
+        assert_eq!(mask(&["neon", "sha2", "sha3"]).count_ones(), 3);
+        assert_eq!(mask(&["neon", "sha2", "sha3"]) & mask(&["sse2", "sha"]), 0);
+        for (name, bit) in AARCH64_FEATURES {
+            assert!(*bit < 40, "{name}: feature bits stay below the classes");
+            assert!(CLASSES.iter().all(|(c, _)| c != name));
+        }
+        // No two names share a bit, except `aes`.
+        for (a, x) in FEATURES.iter().chain(AARCH64_FEATURES).chain(CLASSES) {
+            for (b, y) in FEATURES.iter().chain(AARCH64_FEATURES).chain(CLASSES) {
+                assert!(x != y || a == b, "{a} and {b} share bit {x}");
+            }
+        }
+    }
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn x86_lacks_aarch64_features() {
+        for name in ["neon", "sha2", "sha3"] {
+            assert!(!has_named(name), "{name}");
+        }
+    }
+
+    #[cfg(target_arch = "aarch64")]
+    #[test]
+    fn aarch64_detection() {
+        // Every Linux/Apple aarch64 CPU Rust targets has NEON (the targets enable it).
+        assert!(has_named("neon"));
+        assert!(!has_named("sse2") && !has_named("avx2") && !has_named("intel"));
+        // The crypto features imply NEON; sha3 implies sha2.
+        for name in ["aes", "sha2", "sha3"] {
+            if has_named(name) {
+                assert!(has_named("neon"), "{name}");
+            }
+        }
+        if has_named("sha3") {
+            assert!(has_named("sha2"));
+        }
+        // What this crate detects agrees with std's detection.
+        use std::arch::is_aarch64_feature_detected as std_has;
+        assert_eq!(has_named("neon"), std_has!("neon"));
+        assert_eq!(has_named("aes"), std_has!("aes"));
+        assert_eq!(has_named("sha2"), std_has!("sha2"));
+        assert_eq!(has_named("sha3"), std_has!("sha3"));
     }
 
     #[cfg(target_arch = "x86_64")]

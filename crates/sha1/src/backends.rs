@@ -1,14 +1,17 @@
 //! Backend selection: the only place that decides which compression function runs.
 //!
 //! `detect()` returns the backend forced by `--cfg sha1_backend="…"` or else the best
-//! one this CPU supports, the row order of the table: `avx512` > `shani` > `avx2` >
-//! `soft` (`avx512` hashes single streams with SHA-NI when present, so it only adds the
-//! 16-lane kernel); the result is stored in `Sha1Core` at construction, so a bulk
-//! update dispatches once.
+//! one this CPU supports, the row order of the table: on x86 `avx512` > `shani` >
+//! `avx2` > `soft` (`avx512` hashes single streams with SHA-NI when present, so it only
+//! adds the 16-lane kernel), on aarch64 `armv8` > `soft`; the result is stored in
+//! `Sha1Core` at construction, so a bulk update dispatches once.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
 // build.rs), and clippy checks them against 1.89.
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod armv8;
 #[cfg(all(
     any(target_arch = "x86", target_arch = "x86_64"),
     simdcrypt_rustc = "1.89"
@@ -55,6 +58,12 @@ mod table {
             needs: ["avx2", "bmi1", "bmi2"],
             rustc: "1.89",
         }
+        /// ARMv8 SHA-1 instructions, four rounds per `SHA1C`/`SHA1P`/`SHA1M`.
+        "armv8" => Armv8 {
+            arch: ["aarch64"],
+            needs: ["neon", "sha2"],
+            rustc: "1.89",
+        }
     }
 }
 
@@ -89,6 +98,11 @@ impl Backend {
             // SAFETY: a `token::Avx2` exists only if detection found AVX2, BMI1 and
             // BMI2, the target features `avx2::compress` is compiled for.
             Backend::Avx2(_) => unsafe { avx2::compress(state, blocks) },
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            // SAFETY: a `token::Armv8` exists only if detection found NEON and the SHA-1/
+            // SHA-256 instructions, the target feature (`sha2`) `armv8::compress` is
+            // compiled for.
+            Backend::Armv8(_) => unsafe { armv8::compress(state, blocks) },
             #[cfg(all(
                 any(target_arch = "x86", target_arch = "x86_64"),
                 simdcrypt_rustc = "1.89"
@@ -132,22 +146,23 @@ impl Backend {
                 // and BW, the target features of `avx512::compress16`.
                 unsafe { avx512::compress16(s, l, n) }
             }),
-            // SHA-NI and soft: one message after the other.
+            // SHA-NI, ARMv8 and soft: one message after the other.
             _ => soft::digest_each(msgs, out, single),
         }
     }
 }
 
 // RustCrypto's sha1 0.11 has its own `sha1_backend` values; they are accepted here
-// with the nearest meaning: "x86-sha" forces `shani`, "aarch64-sha2" (no aarch64
-// backend here yet) forces `soft`. They are not in the workspace check-cfg list
-// (every value there must name a backend file), hence the `allow`s. The table's own
-// values are handled by `table::detect`.
+// with the nearest meaning: "x86-sha" forces `shani`, "aarch64-sha2" forces `armv8`
+// (RustCrypto's refuses to compile without `-C target-feature=+sha2`; here it is checked
+// at run time and panics like any forced backend the CPU lacks). They are not in the
+// workspace check-cfg list (every value there must name a backend file), hence the
+// `allow`s. The table's own values are handled by `table::detect`.
 
 /// RustCrypto's `sha1_backend` value given, and the backend it forces, if any.
 #[allow(unexpected_cfgs)]
 const ALIAS: Option<(&str, &str)> = if cfg!(sha1_backend = "aarch64-sha2") {
-    Some(("aarch64-sha2", "soft"))
+    Some(("aarch64-sha2", "armv8"))
 } else if cfg!(sha1_backend = "x86-sha") {
     Some(("x86-sha", "shani"))
 } else {

@@ -50,6 +50,7 @@
 //! | `sha1_backend="avx512"` | x86/x86-64 with AVX-512 F and BW, AVX2, BMI1 and BMI2 | single streams: SHA-NI's code when the CPU has it, else `avx2`'s; [`multi`]: 16 messages in the lanes of `zmm` (`vpternlogd` for the Boolean functions and the schedule's XORs, `vprold`), message words transposed 16×16 | as `shani` |
 //! | `sha1_backend="shani"` | x86/x86-64 with SHA, SSE2, SSSE3 and SSE4.1 (Intel since Goldmont and Ice Lake, AMD since Zen) | `sha1rnds4` does four rounds; `W[32..80]` of the schedule is plain SSE instead of `sha1msg2`, which competes with `sha1rnds4` for its execution unit; the next block's first schedule groups are computed during the current block's rounds | ≈1.23 (RustCrypto sha1 0.11.0 ≈1.45, OpenSSL 3.0 ≈1.42, both with SHA-NI too) |
 //! | `sha1_backend="avx2"` | x86/x86-64 with AVX2, BMI1 and BMI2 but no SHA-NI (Intel Haswell to Cascade Lake and Comet Lake, AMD Excavator) | `W[t] + K` of two blocks at a time in `ymm` registers, then scalar `rorx`/`andn` rounds that only load it; [`multi`]: 8 messages in the lanes of `ymm` | ≈3.0 (OpenSSL's AVX2 code ≈2.7) |
+//! | `sha1_backend="armv8"` | aarch64 with NEON and the SHA-1/SHA-256 instructions (Rust's `sha2` target feature; detected with `getauxval` on Linux and Android, always present on Apple silicon) | `SHA1C`/`SHA1P`/`SHA1M` do four rounds, `SHA1H` gives the next `E`, `SHA1SU0`/`SHA1SU1` the message schedule | not measured (no aarch64 test host) |
 //! | `sha1_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | portable Rust: two dependent operations per round, the schedule computed on the fly in a 16-word ring | ≈3.4 |
 //!
 //! The test host is an Intel Xeon (family 6, model 207) with SHA-NI and AVX-512; its
@@ -61,7 +62,8 @@
 //!
 //! Detection prefers `avx512` (which hashes single streams with SHA-NI when
 //! present, so it only adds the 16-lane kernel), then `shani`, then `avx2`, then
-//! `soft`. A forced backend governs both single streams and [`multi`]. It runs once
+//! `soft`; on aarch64 `armv8`, then `soft`. A forced backend governs both single
+//! streams and [`multi`]. It runs once
 //! (the result is cached by `simdcrypt-dispatch`) and the choice is stored in
 //! [`block_api::Sha1Core`] when it is created, so each bulk update dispatches once;
 //! [`block_api::compress`] and the [`multi`] functions dispatch once per call.
@@ -81,13 +83,16 @@
 //! RUSTFLAGS='--cfg sha1_backend="shani"' cargo test
 //! RUSTFLAGS='--cfg sha1_backend="avx2"' cargo test
 //! RUSTFLAGS='--cfg sha1_backend="avx512"' cargo test
+//! RUSTFLAGS='--cfg sha1_backend="armv8"' cargo test    # aarch64
 //! ```
 //!
-//! Forcing `soft` is honoured everywhere. Forcing `shani`, `avx2` or `avx512` makes the first
-//! hasher created panic with a clear message if the CPU lacks the features (or is not
-//! x86). Forcing never removes code: every backend stays compiled. RustCrypto's own
-//! values are accepted too: `sha1_backend="x86-sha"` means `shani`, and
-//! `sha1_backend="aarch64-sha2"` means `soft` (there is no aarch64 backend here yet).
+//! Forcing `soft` is honoured everywhere. Forcing `shani`, `avx2`, `avx512` or `armv8`
+//! makes the first hasher created panic with a clear message if the CPU lacks the
+//! features (or is not of the backend's architecture). Forcing never removes code: every
+//! backend of the target stays compiled. RustCrypto's own values are accepted too:
+//! `sha1_backend="x86-sha"` means `shani`, and `sha1_backend="aarch64-sha2"` means
+//! `armv8` (RustCrypto's `sha1` needs `-C target-feature=+sha2` for it; here the CPU is
+//! checked at run time instead).
 //!
 //! Crate features, as in RustCrypto's `sha1`: `alloc` and `oid` (default; `oid`
 //! implements `AssociatedOid` for [`Sha1`]) and `zeroize` (the hasher state is

@@ -265,10 +265,12 @@ fn forced_backend_is_the_one_used() {
     let selected = sha1::__backends::selected();
     assert!(sha1::__backends::ALL.contains(&selected));
     assert!(sha1::__backends::available(selected));
-    // RustCrypto's own values: "x86-sha" means shani, "aarch64-sha2" means soft.
+    // RustCrypto's own values: "x86-sha" means shani, "aarch64-sha2" means armv8.
     #[allow(unexpected_cfgs)]
-    let forced = if cfg!(any(sha1_backend = "soft", sha1_backend = "aarch64-sha2")) {
+    let forced = if cfg!(sha1_backend = "soft") {
         Some("soft")
+    } else if cfg!(any(sha1_backend = "armv8", sha1_backend = "aarch64-sha2")) {
+        Some("armv8")
     } else if cfg!(any(sha1_backend = "shani", sha1_backend = "x86-sha")) {
         Some("shani")
     } else if cfg!(sha1_backend = "avx2") {
@@ -282,7 +284,7 @@ fn forced_backend_is_the_one_used() {
         Some(name) => assert_eq!(selected, name),
         // Unforced: the best available, in the documented order.
         None => {
-            let best = ["avx512", "shani", "avx2", "soft"]
+            let best = ["avx512", "shani", "avx2", "armv8", "soft"]
                 .into_iter()
                 .find(|&n| sha1::__backends::available(n));
             assert_eq!(Some(selected), best);

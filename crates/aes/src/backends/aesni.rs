@@ -1,8 +1,9 @@
 //! AES-NI on `xmm` registers: 8 blocks in flight, `aesenclast`-based key expansion.
 //!
-//! Also the shared x86 key layout (`NiKeys`: the FIPS-197 round keys as 16-byte blocks
-//! and the `aesimc`-transformed decryption keys of the Equivalent Inverse Cipher) and the
-//! narrow paths the VAES backends hand their tails to.
+//! Also the x86 key expansion into the key layout shared with `armv8` ([`HwKeys`]: the
+//! FIPS-197 round keys as 16-byte blocks and the `aesimc`-transformed decryption keys of
+//! the Equivalent Inverse Cipher) and the narrow paths the VAES backends hand their tails
+//! to.
 //!
 //! Constant time: the AES instructions take the same time whatever the data and key.
 
@@ -11,6 +12,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
+use super::HwKeys;
 use crate::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -18,22 +20,6 @@ use cipher::{
     consts::{U8, U16},
     inout::{InOut, InOutBuf},
 };
-
-/// Round keys in the AES-NI layout: `enc[i]` is `K_i` in FIPS-197 byte order, `dec[0] =
-/// K_Nr`, `dec[i] = InvMixColumns(K_{Nr-i})`, `dec[Nr] = K_0` (Equivalent Inverse Cipher).
-#[derive(Clone)]
-pub(crate) struct NiKeys<const R: usize> {
-    pub(crate) enc: [[u8; 16]; R],
-    pub(crate) dec: [[u8; 16]; R],
-}
-
-#[cfg(feature = "zeroize")]
-impl<const R: usize> zeroize::Zeroize for NiKeys<R> {
-    fn zeroize(&mut self) {
-        self.enc.zeroize();
-        self.dec.zeroize();
-    }
-}
 
 #[inline(always)]
 fn load(b: &[u8; 16]) -> __m128i {
@@ -76,7 +62,7 @@ fn sub_last_word(k: __m128i, rcon: i32, rot: bool) -> __m128i {
 /// FIPS-197 key expansion (`key`: 16, 24 or 32 bytes for `R` = 11, 13, 15) and the
 /// decryption keys.
 #[target_feature(enable = "aes,ssse3")]
-pub(crate) fn expand<const R: usize>(key: &[u8]) -> NiKeys<R> {
+pub(crate) fn expand<const R: usize>(key: &[u8]) -> HwKeys<R> {
     let mut enc = [[0u8; 16]; R];
     match R {
         11 => {
@@ -133,7 +119,7 @@ pub(crate) fn expand<const R: usize>(key: &[u8]) -> NiKeys<R> {
             zeroize::Zeroize::zeroize(&mut w);
         }
     }
-    let mut keys = NiKeys {
+    let mut keys = HwKeys {
         enc,
         dec: [[0u8; 16]; R],
     };
@@ -143,7 +129,7 @@ pub(crate) fn expand<const R: usize>(key: &[u8]) -> NiKeys<R> {
 
 /// Fills `keys.dec` from `keys.enc`.
 #[target_feature(enable = "aes,ssse3")]
-pub(crate) fn inv_keys<const R: usize>(keys: &mut NiKeys<R>) {
+pub(crate) fn inv_keys<const R: usize>(keys: &mut HwKeys<R>) {
     keys.dec[0] = keys.enc[R - 1];
     keys.dec[R - 1] = keys.enc[0];
     for i in 1..R - 1 {
@@ -324,7 +310,7 @@ impl<const R: usize> BlockCipherDecBackend for Backend<'_, R> {
 /// Runs `f` with the AES-NI encryption backend.
 #[target_feature(enable = "aes,ssse3")]
 pub(crate) fn encrypt<const R: usize>(
-    keys: &NiKeys<R>,
+    keys: &HwKeys<R>,
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend { k: &keys.enc })
@@ -333,7 +319,7 @@ pub(crate) fn encrypt<const R: usize>(
 /// Runs `f` with the AES-NI decryption backend.
 #[target_feature(enable = "aes,ssse3")]
 pub(crate) fn decrypt<const R: usize>(
-    keys: &NiKeys<R>,
+    keys: &HwKeys<R>,
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend { k: &keys.dec })

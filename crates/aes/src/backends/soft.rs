@@ -773,13 +773,14 @@ impl<const R: usize> Keys<R> {
         f.call(&Backend { rk: &self.rk })
     }
 
-    /// The decryption keys: rounds `1..=Nr` with `0x63` added (NOT of planes 0, 1, 5, 6).
-    /// The encryption round keys.
+    /// The encryption round keys (for the `avx2` backend).
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[inline]
     pub(crate) fn enc_keys(&self) -> &[State; R] {
         &self.rk
     }
 
+    /// The decryption keys: rounds `1..=Nr` with `0x63` added (NOT of planes 0, 1, 5, 6).
     #[inline]
     pub(crate) fn dec_keys(&self) -> [State; R] {
         let mut rk = self.rk;
@@ -820,6 +821,7 @@ impl<const R: usize> ParBlocksSizeUser for Backend<'_, R> {
 /// [`Keys::dec_keys`]) the blocks whose little-endian halves are in `w` (as
 /// [`to_planes`] takes them), returning them in the same layout. The `avx2` backend
 /// calls this with four batches in the lanes of each word.
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 #[inline(always)]
 pub(crate) fn crypt_words<W: Word, const R: usize>(
     rk: &[State; R],

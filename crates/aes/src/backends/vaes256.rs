@@ -9,7 +9,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::aesni::{self, NiKeys};
+use super::{HwKeys, aesni};
 use crate::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -185,7 +185,7 @@ impl<const R: usize> BlockCipherDecBackend for Backend<'_, R> {
 /// Runs `f` with the VAES-256 encryption backend.
 #[target_feature(enable = "aes,ssse3,avx2,vaes")]
 pub(crate) fn encrypt<const R: usize>(
-    keys: &NiKeys<R>,
+    keys: &HwKeys<R>,
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend { k: &keys.enc })
@@ -194,7 +194,7 @@ pub(crate) fn encrypt<const R: usize>(
 /// Runs `f` with the VAES-256 decryption backend.
 #[target_feature(enable = "aes,ssse3,avx2,vaes")]
 pub(crate) fn decrypt<const R: usize>(
-    keys: &NiKeys<R>,
+    keys: &HwKeys<R>,
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend { k: &keys.dec })

@@ -12,8 +12,8 @@ use core::arch::x86_64::*;
 
 use core::cell::OnceCell;
 
-use super::aesni::{self, NiKeys};
 use super::vaes256;
+use super::{HwKeys, aesni};
 use crate::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -193,7 +193,7 @@ impl<const R: usize> BlockCipherDecBackend for Backend<'_, R> {
 /// Runs `f` with the VAES-512 encryption backend.
 #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
 pub(crate) fn encrypt<const R: usize>(
-    keys: &NiKeys<R>,
+    keys: &HwKeys<R>,
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
@@ -204,7 +204,7 @@ pub(crate) fn encrypt<const R: usize>(
 /// Runs `f` with the VAES-512 decryption backend.
 #[target_feature(enable = "aes,ssse3,avx512f,vaes")]
 pub(crate) fn decrypt<const R: usize>(
-    keys: &NiKeys<R>,
+    keys: &HwKeys<R>,
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
