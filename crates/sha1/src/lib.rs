@@ -98,6 +98,11 @@
 //! implements `AssociatedOid` for [`Sha1`]) and `zeroize` (the hasher state is
 //! zeroized on drop).
 //!
+//! Minimum Rust: 1.85, as RustCrypto's `sha1` 0.11.0. The SIMD backends need Rust 1.89
+//! (safe `#[target_feature]` functions and the AVX-512 intrinsics), so a build with
+//! 1.85–1.88 compiles `soft` alone: correct, but without SHA-NI it runs slower than the
+//! RustCrypto release, which has its SHA-NI code on 1.85. Use 1.89 or later for speed.
+//!
 //! [SHA-1]: https://en.wikipedia.org/wiki/SHA-1
 //! [1]: https://sha-mbles.github.io/
 //! [sha1-checked]: https://crates.io/crates/sha1-checked
