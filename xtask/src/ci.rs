@@ -28,7 +28,7 @@ pub const STEPS: &[(&str, &str)] = &[
     ),
     (
         "cross",
-        "tests for aarch64 (qemu, with and without crypto extensions) and i686",
+        "tests for aarch64 (qemu, with and without crypto extensions)",
     ),
     ("doc", "docs -D warnings"),
     ("bench", "criterion benches once each, and the speed tool"),
