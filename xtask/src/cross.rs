@@ -102,6 +102,11 @@ pub fn debian_missing() -> (Vec<String>, Vec<String>) {
         if which(&format!("{prefix}-gcc")).is_none() {
             packages.push(gcc.to_string());
         }
+        // The static C library the `+crt-static` link needs: the cross gcc only recommends
+        // it, and setup installs without recommends.
+        if !Path::new(&format!("/usr/{prefix}/lib/libc.a")).is_file() {
+            packages.push(format!("libc6-dev-{arch}-cross"));
+        }
     }
     (archs, packages)
 }

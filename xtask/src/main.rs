@@ -43,7 +43,8 @@ commands:
                              pkg-config, libssl-dev, libcrypt-dev, valgrind; for cross:
                              dpkg architectures arm64 i386, rustc-web,
                              libstd-rust-web-dev:arm64 :i386, gcc-aarch64-linux-gnu,
-                             gcc-i686-linux-gnu; rustfmt, clippy; cargo-semver-checks,
+                             gcc-i686-linux-gnu, libc6-dev-arm64-cross,
+                             libc6-dev-i386-cross; rustfmt, clippy; cargo-semver-checks,
                              cargo-fuzz, nightly)
   tidy                       policy checks over the source text (also a #[test])
   test [-p NAME]... [--backend NAME|all] [--release]

@@ -8,7 +8,8 @@
 //! - for the `cross` step (x86_64 Debian hosts): the `arm64` and `i386` dpkg
 //!   architectures, Debian's `rustc-web` with `libstd-rust-web-dev:arm64` and `:i386`
 //!   (rustup's toolchain here has only the host's std) and the cross linkers
-//!   `gcc-aarch64-linux-gnu`, `gcc-i686-linux-gnu` (see `cross::debian_missing`);
+//!   `gcc-aarch64-linux-gnu`, `gcc-i686-linux-gnu` with their static C libraries
+//!   `libc6-dev-arm64-cross`, `libc6-dev-i386-cross` (see `cross::debian_missing`);
 //! - rustup components `rustfmt` and `clippy`;
 //! - `cargo-semver-checks` (`cargo install --locked`, ~7 minutes on 2 cores);
 //! - the nightly toolchain (rustup, minimal profile) and `cargo-fuzz` for the fuzz step.
