@@ -1,17 +1,21 @@
 //! Backend selection: the only place that decides which CAST5 implementation runs.
 //!
 //! `detect()` returns the backend forced by `--cfg cast5_backend="…"`, else the first row
-//! of the table below that this CPU runs. Every backend uses the same key schedule
+//! of the table below that this CPU runs and does not avoid. Every backend uses the same key schedule
 //! ([`soft::Keys`]); a cipher stores its backend (with the token proving the CPU can run
 //! it) beside it, so a bulk call dispatches once.
 //!
-//! Preference on x86: `avx512` > `avx2` > `soft`. Gathers against scalar interleaving,
-//! measured on this project's reference machine (Intel Xeon with AVX-512; one interleaved
-//! run, ECB over 8 KiB, TSC cycles per byte):
+//! Preference on x86: `avx512` > `avx2` > `soft`, but both gather backends are skipped on
+//! CPUs in the `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16, see
+//! `simdcrypt_dispatch::CLASSES`), which run `soft`. Gathers against scalar
+//! interleaving, one interleaved run, ECB over 8 KiB, TSC cycles per byte:
 //!
-//! | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
-//! |---|---|---|
-//! | 2.8 | 4.3 | 6.7 |
+//! | machine | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
+//! |---|---|---|---|
+//! | Intel Xeon (reference machine, AVX512-FP16) | 2.8 | 4.3 | 6.7 |
+//! | AMD Zen 4 (EPYC, family 25 model 17) | 6.57 | 7.03 | 6.28 |
+//!
+//! (Zen 4: `cargo run --release -p speed --bin auto cast5`, 2026-12-05.)
 //!
 //! Every path does 64 S-box look-ups per block; the scalar one also spends ~10 ALU
 //! instructions per look-up-round on the general registers, the gathers spread the
@@ -52,12 +56,14 @@ simdcrypt_dispatch::backends! {
     "avx512" => Avx512 {
         arch: ["x86", "x86_64"],
         needs: ["avx2", "avx512f"],
+        avoid: ["slow-gather"],
         rustc: "1.89",
     }
     /// AVX2: `vpgatherdd ymm` S-box look-ups, 16 blocks in flight.
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
+        avoid: ["slow-gather"],
         rustc: "1.89",
     }
 }

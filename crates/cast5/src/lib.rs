@@ -13,7 +13,9 @@
 //! # Backends
 //!
 //! Chosen once per key at construction: the one forced by `--cfg cast5_backend="…"`,
-//! else the best this CPU supports (first in the table that it has).
+//! else the best this CPU supports (first in the table that it has), except that CPUs
+//! where gathers are slow (every x86 CPU but Intel's with AVX512-FP16, the
+//! `slow-gather` class of `simdcrypt_dispatch::CLASSES`) run `soft`.
 //!
 //! | backend | cfg value | CPU | blocks in flight |
 //! |---|---|---|---|
