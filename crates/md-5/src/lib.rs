@@ -41,6 +41,18 @@
 //! | `md5_backend="avx2"` | x86/x86-64 with AVX2 but not AVX-512 | the `soft` code (AVX2 cannot shorten a step) | 8 messages in the lanes of `ymm` |
 //! | `md5_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | 4–5 cycles: portable Rust arranged so that only one or two operations per step depend on the previous step (≈ 4.5 cycles per byte on x86-64) | one message after the other |
 //!
+//! On AMD CPUs the one-lane `xmm` kernel is slower than the portable code, so there a
+//! single stream runs `soft` and only [`multi`] runs `avx512`'s 16-lane kernel. One
+//! interleaved run, 8 KiB, TSC cycles per byte (`cargo run --release -p speed --bin auto
+//! md5 md5-mb`):
+//!
+//! | machine | one message: `avx512` | `soft` | 16 messages: `avx512` | `avx2` |
+//! |---|---|---|---|---|
+//! | AMD Zen 4 (EPYC, family 25 model 17) | 3.93 | 3.23 | 0.51 | 0.74 |
+//!
+//! On the Intel Xeon reference machine the one-lane kernel is the faster one (1.2×
+//! OpenSSL 3, where `soft` is about 1.05×).
+//!
 //! The backend is detected once (the result is cached by `simdcrypt-dispatch`) and
 //! stored in [`block_api::Md5Core`] when it is created, so each bulk update dispatches
 //! once.
@@ -179,7 +191,7 @@ pub mod block_api {
     /// Absorbs `blocks` into `state` with the fastest backend this CPU supports.
     #[inline]
     pub fn compress(state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-        backends::detect().compress(state, blocks)
+        backends::detect_stream().compress(state, blocks)
     }
 
     /// Core MD5 hasher state.
@@ -236,7 +248,7 @@ pub mod block_api {
             Self {
                 block_len: 0,
                 state: STATE_INIT,
-                backend: backends::detect(),
+                backend: backends::detect_stream(),
             }
         }
     }
@@ -307,7 +319,7 @@ pub mod block_api {
             Ok(Self {
                 state,
                 block_len,
-                backend: backends::detect(),
+                backend: backends::detect_stream(),
             })
         }
     }
