@@ -114,8 +114,7 @@ unsafe fn run_n<const N: usize>(k: &RoundKeys, inp: *const u8, out: *mut u8, enc
     }
 }
 
-/// Any number of blocks: 16 at a time, then 8, then the last 2–7 padded to 8 (a last
-/// single block runs on `soft`).
+/// Any number of blocks: 16 at a time, then 8, then the last 1–7 by [`run_short`].
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(crate) fn run_blocks(k: &RoundKeys, buf: InOutBuf<'_, '_, Block<Backend<'_>>>, enc: bool) {
@@ -134,11 +133,28 @@ pub(crate) fn run_blocks(k: &RoundKeys, buf: InOutBuf<'_, '_, Block<Backend<'_>>
         unsafe { run_n::<1>(k, inp.add(16 * at), out.add(16 * at), enc) };
         at += LANES;
     }
-    if at < n && n - at < super::token::Avx2::MIN_BLOCKS {
+    if at < n {
+        // SAFETY: blocks `at..n` (fewer than 8) are in the buffer.
+        unsafe { run_short(k, inp.add(16 * at), out.add(16 * at), n - at, enc) };
+    }
+}
+
+/// 1–8 blocks from `inp` to `out` (byte pointers): one block on the `soft` code, more in
+/// one `ymm` pass (padded to 8 blocks). Also the short path of the `avx512` backend on
+/// CPUs where `zmm` runs at half width.
+///
+/// # Safety
+/// `inp` must be valid for reading and `out` for writing `16·n` bytes, `1 <= n <= 8`;
+/// they may be the same buffer (each block is read before it is written).
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn run_short(k: &RoundKeys, inp: *const u8, out: *mut u8, n: usize, enc: bool) {
+    debug_assert!((1..=LANES).contains(&n));
+    if n < super::token::Avx2::MIN_BLOCKS {
         // One block runs on the `soft` code: a padded pass costs as much as 8 blocks, and
         // a 16-byte call took 660 TSC cycles that way against 400 on `soft` (Zen 3;
         // the table's `blocks`, issue 18).
-        for i in at..n {
+        for i in 0..n {
             // SAFETY: block `i` is in the buffer (16 bytes at `16·i`); it is read whole
             // before it is written.
             let x: [u8; 16] = unsafe { core::ptr::read_unaligned(inp.add(16 * i).cast()) };
@@ -153,16 +169,15 @@ pub(crate) fn run_blocks(k: &RoundKeys, buf: InOutBuf<'_, '_, Block<Backend<'_>>
             // SAFETY: as above, for the output.
             unsafe { core::ptr::write_unaligned(out.add(16 * i).cast::<[u8; 16]>(), y) };
         }
-    } else if at < n {
-        let rest = n - at;
+    } else {
         let mut tmp = [0u8; 16 * LANES];
-        // SAFETY: blocks `at..n` are in the buffer; `tmp` has room for them.
-        unsafe { core::ptr::copy_nonoverlapping(inp.add(16 * at), tmp.as_mut_ptr(), 16 * rest) };
+        // SAFETY: the caller gives `n` blocks; `tmp` has room for them.
+        unsafe { core::ptr::copy_nonoverlapping(inp, tmp.as_mut_ptr(), 16 * n) };
         let p = tmp.as_mut_ptr();
         // SAFETY: `tmp` holds 128 bytes.
         unsafe { run_n::<1>(k, p, p, enc) };
-        // SAFETY: blocks `at..n` of the output are in the buffer.
-        unsafe { core::ptr::copy_nonoverlapping(tmp.as_ptr(), out.add(16 * at), 16 * rest) };
+        // SAFETY: the caller gives `n` writable blocks.
+        unsafe { core::ptr::copy_nonoverlapping(tmp.as_ptr(), out, 16 * n) };
     }
 }
 
