@@ -686,7 +686,7 @@ mod tests {
         if !testkit::available("avx512", token::Avx512::get().is_some()) {
             return;
         }
-        let mut rng = testkit::Rng::new(0x5e7e_a7);
+        let mut rng = testkit::Rng::new(0x005e_7ea7);
         for len in [16, 24, 32] {
             for _ in 0..200 {
                 let key = rng.bytes(len);
