@@ -23,7 +23,7 @@ use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
 
 simdcrypt_dispatch::backends! {
     crate: "rc2", cfg: rc2_backend;
-    /// Portable Rust, one block at a time, every target.
+    /// Portable Rust, four blocks interleaved, every target.
     "soft" => Soft;
     /// AVX-512BW, 32 blocks per `zmm` register (tails to `avx2`).
     "avx512" => Avx512 {
@@ -35,7 +35,7 @@ simdcrypt_dispatch::backends! {
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
-        blocks: 4,
+        blocks: 8,
         rustc: "1.89",
     }
 }

@@ -33,16 +33,10 @@ use core::cell::OnceCell;
 /// cost more than a few serial blocks (issue 18).
 pub(crate) const MIN_BLOCKS: usize = super::token::Avx2::MIN_BLOCKS;
 
-/// Blocks `at..` of `buf`, one at a time with the `soft` code.
+/// Blocks `at..` of `buf` on the `soft` code ([`soft::crypt_blocks`]: two at a time).
 #[inline(always)]
-pub(crate) fn soft_blocks(k: &[u16; 64], mut buf: InOutBuf<'_, '_, Blk>, at: usize, enc: bool) {
-    for i in at..buf.len() {
-        if enc {
-            soft::encrypt(buf.get(i), k);
-        } else {
-            soft::decrypt(buf.get(i), k);
-        }
-    }
+pub(crate) fn soft_blocks(k: &[u16; 64], buf: InOutBuf<'_, '_, Blk>, at: usize, enc: bool) {
+    soft::crypt_blocks(k, buf.split_at(at).1, enc);
 }
 
 /// The key table broadcast to 16 lanes, and as is (for the look-ups and single blocks).
