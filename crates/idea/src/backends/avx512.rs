@@ -249,7 +249,7 @@ impl ParBlocksSizeUser for Backend<'_> {
 impl BlockCipherEncBackend for Backend<'_> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        soft::crypt(block, self.words);
+        soft::crypt_one(block, self.words);
     }
 
     #[inline(always)]
@@ -269,7 +269,7 @@ impl BlockCipherEncBackend for Backend<'_> {
 impl BlockCipherDecBackend for Backend<'_> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block<Self>>) {
-        soft::crypt(block, self.words);
+        soft::crypt_one(block, self.words);
     }
 
     #[inline(always)]

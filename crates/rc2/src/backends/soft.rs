@@ -163,22 +163,40 @@ fn dec_words<const N: usize>(mut r: [[u16; 4]; N], k: &[u16; 64]) -> [[u16; 4]; 
     r
 }
 
-/// Encrypts one block.
+/// Encrypts one block, passed and returned by value.
 ///
 /// Not inlined: this is the whole of CBC encryption, a chain of 64 dependent word
 /// updates, and inlined into the SIMD backends' `#[target_feature]` code it ran ≈ 40 %
-/// slower (measured) than in a function of its own.
+/// slower (measured) than in a function of its own. By value, so that the block stays in
+/// a register across the call: through a pointer, CBC encryption of 16 bytes took 500
+/// TSC cycles on Zen 4 against rc2 0.9.0's 475.
 #[inline(never)]
-pub(crate) fn encrypt(mut block: InOut<'_, '_, Blk>, k: &[u16; 64]) {
-    let [r] = enc_words([load(block.get_in())], k);
-    store(block.get_out(), r);
+fn encrypt_value(b: [u8; 8], k: &[u16; 64]) -> [u8; 8] {
+    let [r] = enc_words([load(&b.into())], k);
+    let mut out = Blk::default();
+    store(&mut out, r);
+    out.into()
 }
 
-/// Decrypts one block (not inlined, as [`encrypt`]).
+/// Decrypts one block (as [`encrypt_value`]).
 #[inline(never)]
+fn decrypt_value(b: [u8; 8], k: &[u16; 64]) -> [u8; 8] {
+    let [r] = dec_words([load(&b.into())], k);
+    let mut out = Blk::default();
+    store(&mut out, r);
+    out.into()
+}
+
+/// Encrypts one block.
+#[inline(always)]
+pub(crate) fn encrypt(mut block: InOut<'_, '_, Blk>, k: &[u16; 64]) {
+    *block.get_out() = encrypt_value((*block.get_in()).into(), k).into();
+}
+
+/// Decrypts one block.
+#[inline(always)]
 pub(crate) fn decrypt(mut block: InOut<'_, '_, Blk>, k: &[u16; 64]) {
-    let [r] = dec_words([load(block.get_in())], k);
-    store(block.get_out(), r);
+    *block.get_out() = decrypt_value((*block.get_in()).into(), k).into();
 }
 
 /// Encrypts (`enc`) or decrypts `buf` four blocks at a time, interleaved, then two, then
@@ -193,7 +211,11 @@ pub(crate) fn crypt_blocks(k: &[u16; 64], mut buf: InOutBuf<'_, '_, Blk>, enc: b
     while i + 4 <= n {
         let inp = buf.get_in();
         let x: [[u16; 4]; 4] = core::array::from_fn(|j| load(&inp[i + j]));
-        let y = if enc { enc_words(x, k) } else { dec_words(x, k) };
+        let y = if enc {
+            enc_words(x, k)
+        } else {
+            dec_words(x, k)
+        };
         for (o, y) in buf.get_out()[i..i + 4].iter_mut().zip(y) {
             store(o, y);
         }
@@ -202,7 +224,11 @@ pub(crate) fn crypt_blocks(k: &[u16; 64], mut buf: InOutBuf<'_, '_, Blk>, enc: b
     if i + 2 <= n {
         let inp = buf.get_in();
         let x = [load(&inp[i]), load(&inp[i + 1])];
-        let y = if enc { enc_words(x, k) } else { dec_words(x, k) };
+        let y = if enc {
+            enc_words(x, k)
+        } else {
+            dec_words(x, k)
+        };
         let out = buf.get_out();
         store(&mut out[i], y[0]);
         store(&mut out[i + 1], y[1]);
