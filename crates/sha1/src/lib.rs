@@ -211,7 +211,7 @@ pub mod block_api {
     /// Absorbs `blocks` into `state` with the fastest backend this CPU supports.
     #[inline]
     pub fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        backends::detect().compress(state, blocks)
+        backends::detect_stream().compress(state, blocks)
     }
 
     /// Core SHA-1 hasher state.
@@ -268,7 +268,7 @@ pub mod block_api {
             Self {
                 h: H0,
                 block_len: 0,
-                backend: backends::detect(),
+                backend: backends::detect_stream(),
             }
         }
     }
@@ -339,7 +339,7 @@ pub mod block_api {
             Ok(Self {
                 h,
                 block_len,
-                backend: backends::detect(),
+                backend: backends::detect_stream(),
             })
         }
     }
