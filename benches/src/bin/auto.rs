@@ -253,10 +253,17 @@ fn main() {
     }
     if want("camellia") {
         cipher_row!(
-            "camellia",
+            "camellia128",
             camellia,
             camellia::Camellia128::new(&key[..16].try_into().unwrap()),
             |n| camellia::__backends::camellia128_with(n, key[..16].try_into().unwrap()),
+            size
+        );
+        cipher_row!(
+            "camellia256",
+            camellia,
+            camellia::Camellia256::new(&key.into()),
+            |n| camellia::__backends::camellia256_with(n, &key),
             size
         );
     }

@@ -77,7 +77,48 @@ simdcrypt_dispatch::backends! {
     }
 }
 
+/// The fewest blocks worth a padded byte-sliced pass of a row whose table `blocks` is
+/// `row`, for `RK` subkeys: `row` for 128-bit keys (26 subkeys); two more for 192- and
+/// 256-bit keys (34), whose passes run 24 rounds instead of 18 and lay out a third more
+/// key bytes per call. Camellia-256 on Zen 4, TSC cycles per byte, `soft` against a
+/// `gfni_avx512` pass (one interleaved run of `cargo run --release -p speed --bin auto
+/// SIZE camellia` per size): 4 blocks 17.6 / 21.0, 5 blocks 17.5 / 17.3, 6 blocks
+/// 17.6 / 14.2 (Camellia-128 at 4 blocks: 12.9 / 10.2).
+#[cfg_attr(
+    not(all(
+        any(target_arch = "x86", target_arch = "x86_64"),
+        simdcrypt_rustc = "1.89"
+    )),
+    allow(dead_code)
+)]
+pub(crate) const fn min_pass<const RK: usize>(row: usize) -> usize {
+    if RK > 26 { row + 2 } else { row }
+}
+
 impl Backend {
+    /// Calls with fewer blocks than this run the `soft` one-block code on this backend
+    /// (`usize::MAX` for `soft` itself), so the cipher can run them without entering
+    /// the backend.
+    #[inline]
+    pub(crate) fn short<const RK: usize>(self) -> usize {
+        match self {
+            Backend::Soft => usize::MAX,
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            Backend::AesniAvx2(_) => min_pass::<RK>(token::AesniAvx2::MIN_BLOCKS),
+            // `gfni_avx512` hands everything under 64 blocks to `gfni_avx2`'s code.
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            Backend::GfniAvx2(_) | Backend::GfniAvx512(_) => {
+                min_pass::<RK>(token::GfniAvx2::MIN_BLOCKS)
+            }
+        }
+    }
+
     /// Runs `f` with this backend's encryption under the subkeys `k`.
     #[inline]
     pub(crate) fn encrypt<const RK: usize>(

@@ -24,9 +24,9 @@
 //!
 //! The SIMD backends run many blocks at once (ECB, CTR, CBC decryption); a single block
 //! (CBC encryption), and a call or tail of fewer than 4 blocks (6 on `aesni_avx2`: the
-//! rows' `blocks` in `src/backends.rs`), runs on the `soft` code, since a padded pass
-//! costs as much as a full one; the byte-sliced subkeys are made only when a pass first
-//! needs them. `soft`'s F-function is eight look-ups into 64-bit "SP" tables. The byte-sliced backends
+//! rows' `blocks` in `src/backends.rs`; two more for 192- and 256-bit keys, whose passes
+//! cost more), runs on the `soft` code, since a padded pass costs as much as a full one;
+//! the byte-sliced subkeys are made only when a pass first needs them. `soft`'s F-function is eight look-ups into 64-bit "SP" tables. The byte-sliced backends
 //! keep byte `j` of every block in vector `j` and compute each Camellia S-box as one
 //! `vgf2p8affineqb` plus one `vgf2p8affineinvqb` (Camellia's S-boxes are affine-equivalent
 //! to inversion in GF(2⁸)); `aesni_avx2` gets the same inversion from `vaesenclast`
@@ -43,7 +43,8 @@
 //! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`: whole passes are constant-time (GFNI or
 //!   AES-NI instructions, `vpshufb` on registers and plain vector logic, no table, no
 //!   branch or index that depends on data or key). Single blocks and short runs — every
-//!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6) blocks,
+//!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6; both
+//!   two more with 192- and 256-bit keys) blocks,
 //!   and the key schedule — use the `soft` code and are not.
 //!
 //! With the `zeroize` feature, the subkeys are overwritten with zeros on drop (and the
@@ -104,7 +105,7 @@ use cipher::{
         BlockCipherEncClosure, BlockCipherEncrypt,
     },
     consts::{U1, U16, U24, U32},
-    inout::InOut,
+    inout::{InOut, InOutBuf, NotEqualError},
 };
 
 #[cfg(feature = "zeroize")]
@@ -167,6 +168,34 @@ impl<KeySize: ArraySize, const RK: usize> BlockCipherEncrypt for Camellia<KeySiz
     fn encrypt_with_backend(&self, f: impl BlockCipherEncClosure<BlockSize = Self::BlockSize>) {
         self.backend.encrypt(&self.k, f)
     }
+
+    /// A call too short for the backend's passes runs the one-block code here, without
+    /// entering the backend (on Zen 4 that hop cost a 16-byte `encrypt_blocks` 21 TSC
+    /// cycles, 9 %). `encrypt_blocks` and `encrypt_blocks_b2b` come here too.
+    #[inline]
+    fn encrypt_blocks_inout(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        if blocks.len() < self.backend.short::<RK>() {
+            for block in blocks {
+                BlockCipherEncBackend::encrypt_block(self, block);
+            }
+        } else {
+            self.backend.encrypt(&self.k, Blocks(blocks));
+        }
+    }
+
+    #[inline]
+    fn encrypt_blocks(&self, blocks: &mut [Block<Self>]) {
+        self.encrypt_blocks_inout(blocks.into());
+    }
+
+    #[inline]
+    fn encrypt_blocks_b2b(
+        &self,
+        in_blocks: &[Block<Self>],
+        out_blocks: &mut [Block<Self>],
+    ) -> Result<(), NotEqualError> {
+        InOutBuf::new(in_blocks, out_blocks).map(|blocks| self.encrypt_blocks_inout(blocks))
+    }
 }
 
 impl<KeySize: ArraySize, const RK: usize> BlockCipherEncBackend for Camellia<KeySize, RK> {
@@ -181,6 +210,53 @@ impl<KeySize: ArraySize, const RK: usize> BlockCipherDecrypt for Camellia<KeySiz
     #[inline]
     fn decrypt_with_backend(&self, f: impl BlockCipherDecClosure<BlockSize = Self::BlockSize>) {
         self.backend.decrypt(&self.k, f)
+    }
+
+    /// As [`BlockCipherEncrypt::encrypt_blocks_inout`].
+    #[inline]
+    fn decrypt_blocks_inout(&self, blocks: InOutBuf<'_, '_, Block<Self>>) {
+        if blocks.len() < self.backend.short::<RK>() {
+            for block in blocks {
+                BlockCipherDecBackend::decrypt_block(self, block);
+            }
+        } else {
+            self.backend.decrypt(&self.k, Blocks(blocks));
+        }
+    }
+
+    #[inline]
+    fn decrypt_blocks(&self, blocks: &mut [Block<Self>]) {
+        self.decrypt_blocks_inout(blocks.into());
+    }
+
+    #[inline]
+    fn decrypt_blocks_b2b(
+        &self,
+        in_blocks: &[Block<Self>],
+        out_blocks: &mut [Block<Self>],
+    ) -> Result<(), NotEqualError> {
+        InOutBuf::new(in_blocks, out_blocks).map(|blocks| self.decrypt_blocks_inout(blocks))
+    }
+}
+
+/// The closure of a bulk call: every block through the backend's wide paths.
+struct Blocks<'i, 'o>(InOutBuf<'i, 'o, Block<Camellia128>>);
+
+impl BlockSizeUser for Blocks<'_, '_> {
+    type BlockSize = U16;
+}
+
+impl BlockCipherEncClosure for Blocks<'_, '_> {
+    #[inline(always)]
+    fn call<B: BlockCipherEncBackend<BlockSize = U16>>(self, backend: &B) {
+        backend.encrypt_tail_blocks(self.0)
+    }
+}
+
+impl BlockCipherDecClosure for Blocks<'_, '_> {
+    #[inline(always)]
+    fn call<B: BlockCipherDecBackend<BlockSize = U16>>(self, backend: &B) {
+        backend.decrypt_tail_blocks(self.0)
     }
 }
 

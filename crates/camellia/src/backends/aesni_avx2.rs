@@ -251,7 +251,7 @@ fn run_blocks<const RK: usize>(
         at += 32;
     }
     let rest = n - at;
-    if rest >= super::token::AesniAvx2::MIN_BLOCKS {
+    if rest >= super::min_pass::<RK>(super::token::AesniAvx2::MIN_BLOCKS) {
         let mut tmp = [0u8; 16 * 32];
         tmp[..16 * rest].copy_from_slice(Array::slice_as_flattened(&buf.get_in()[at..]));
         let y = bytesliced::pass(s, kb.get(), &tmp);

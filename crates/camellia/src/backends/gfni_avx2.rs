@@ -194,7 +194,7 @@ pub(crate) fn run_blocks<const RK: usize>(
     let rest = n - at;
     // Fewer blocks than the table's `blocks` run one by one on `soft`: a padded pass
     // costs as much as 32 blocks (issue 18).
-    if rest >= super::token::GfniAvx2::MIN_BLOCKS {
+    if rest >= super::min_pass::<RK>(super::token::GfniAvx2::MIN_BLOCKS) {
         let mut tmp = [0u8; 16 * 32];
         tmp[..16 * rest].copy_from_slice(Array::slice_as_flattened(&buf.get_in()[at..]));
         let y = bytesliced::pass(s, kb.get(), &tmp);
