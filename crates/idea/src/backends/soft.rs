@@ -99,21 +99,30 @@ pub(crate) fn mul(a: u16, b: u16) -> u16 {
     d.wrapping_add(fix).wrapping_add(u16::from(borrow))
 }
 
-/// Encrypts (with encryption subkeys) or decrypts (with decryption subkeys) one block.
-#[inline]
-pub(crate) fn crypt(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
-    let b = block.get_in();
-    let x = [
+/// The four big-endian words of a block.
+#[inline(always)]
+fn load(b: &[u8]) -> [u16; 4] {
+    [
         u16::from_be_bytes([b[0], b[1]]),
         u16::from_be_bytes([b[2], b[3]]),
         u16::from_be_bytes([b[4], b[5]]),
         u16::from_be_bytes([b[6], b[7]]),
-    ];
-    let y = words(x, k);
-    let out = block.get_out();
+    ]
+}
+
+/// Writes four words big-endian.
+#[inline(always)]
+fn store(out: &mut [u8], y: [u16; 4]) {
     for (o, w) in out.chunks_exact_mut(2).zip(y) {
         o.copy_from_slice(&w.to_be_bytes());
     }
+}
+
+/// Encrypts (with encryption subkeys) or decrypts (with decryption subkeys) one block.
+#[inline]
+pub(crate) fn crypt(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
+    let y = words(load(block.get_in()), k);
+    store(block.get_out(), y);
 }
 
 /// One block for the SIMD backends' one-block calls (CBC encryption's chain), passed and
@@ -130,17 +139,8 @@ pub(crate) fn crypt(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
 )]
 #[inline(never)]
 pub(crate) fn crypt_value(b: [u8; 8], k: &[u16; LENGTH_SUB_KEYS]) -> [u8; 8] {
-    let x = [
-        u16::from_be_bytes([b[0], b[1]]),
-        u16::from_be_bytes([b[2], b[3]]),
-        u16::from_be_bytes([b[4], b[5]]),
-        u16::from_be_bytes([b[6], b[7]]),
-    ];
-    let y = words(x, k);
     let mut out = [0u8; 8];
-    for (o, w) in out.chunks_exact_mut(2).zip(y) {
-        o.copy_from_slice(&w.to_be_bytes());
-    }
+    store(&mut out, words(load(&b), k));
     out
 }
 
@@ -171,23 +171,12 @@ pub(crate) fn crypt_one(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS
 #[inline]
 pub(crate) fn crypt_blocks(mut buf: InOutBuf<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
     let n = buf.len();
-    let word = |b: &Blk| {
-        [
-            u16::from_be_bytes([b[0], b[1]]),
-            u16::from_be_bytes([b[2], b[3]]),
-            u16::from_be_bytes([b[4], b[5]]),
-            u16::from_be_bytes([b[6], b[7]]),
-        ]
-    };
     let mut i = 0;
     while i + 2 <= n {
-        let x = [word(&buf.get_in()[i]), word(&buf.get_in()[i + 1])];
+        let x = [load(&buf.get_in()[i]), load(&buf.get_in()[i + 1])];
         let y = words_n::<2>(x, k);
-        for (j, y) in y.iter().enumerate() {
-            let out = &mut buf.get_out()[i + j];
-            for (o, w) in out.chunks_exact_mut(2).zip(y) {
-                o.copy_from_slice(&w.to_be_bytes());
-            }
+        for (j, y) in y.into_iter().enumerate() {
+            store(&mut buf.get_out()[i + j], y);
         }
         i += 2;
     }
@@ -239,21 +228,10 @@ impl BlockCipherDecBackend for Backend<'_> {
 #[inline]
 fn crypt_par(mut blocks: InOut<'_, '_, ParBlocks<Backend<'_>>>, k: &[u16; LENGTH_SUB_KEYS]) {
     let inp = blocks.get_in();
-    let x: [[u16; 4]; 4] = core::array::from_fn(|j| {
-        let b = &inp[j];
-        [
-            u16::from_be_bytes([b[0], b[1]]),
-            u16::from_be_bytes([b[2], b[3]]),
-            u16::from_be_bytes([b[4], b[5]]),
-            u16::from_be_bytes([b[6], b[7]]),
-        ]
-    });
+    let x: [[u16; 4]; 4] = core::array::from_fn(|j| load(&inp[j]));
     let y = words_n(x, k);
-    let out = blocks.get_out();
-    for (b, y) in out.iter_mut().zip(y) {
-        for (o, w) in b.chunks_exact_mut(2).zip(y) {
-            o.copy_from_slice(&w.to_be_bytes());
-        }
+    for (b, y) in blocks.get_out().iter_mut().zip(y) {
+        store(b, y);
     }
 }
 
