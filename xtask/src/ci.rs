@@ -721,6 +721,34 @@ fn speed(ws: &Workspace) -> Result {
         .args(["run", "--release", "-p", "speed", "--"])
         .args(SPEED_ARGS.iter().copied())
         .run()?;
+    // The issue-18 cross-checks run too (a few seconds): `auto` races every backend this
+    // CPU has, so a backend that panics outside its tests shows up here.
+    Cmd::cargo()
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "speed",
+            "--bin",
+            "auto",
+            "--",
+            "64",
+        ])
+        .run()?;
+    Cmd::cargo()
+        .args([
+            "run",
+            "--release",
+            "-p",
+            "speed",
+            "--bin",
+            "small",
+            "--",
+            "16",
+            "aes-128",
+            "md5",
+        ])
+        .run()?;
     if !ws.speed_openssl {
         crate::util::skip("speed --features openssl: the speed package has no `openssl` feature");
     } else if !openssl_available() {
