@@ -23,7 +23,8 @@
 //! # Other methods: the fall-through
 //!
 //! Any other well-formed setting (`$1$`, `$2b$`, `$5$`, `$6$`, `$y$`, …) goes to the
-//! next definition of the same function in the link chain (`dlsym(RTLD_NEXT, …)`): with
+//! next definition of the same function in the link chain (`dlsym(RTLD_NEXT, …)`, or
+//! an already loaded `libcrypt.so.1` outside the global scope, see `next.rs`): with
 //! this library in `LD_PRELOAD` in front of the system libcrypt, every method keeps
 //! working. Standalone (no next definition) such a setting fails with the `*0` token and
 //! `EINVAL`, as a libxcrypt built without that method does. The same holds for

@@ -1,22 +1,45 @@
-//! The next definitions of the libcrypt functions in the link chain
-//! (`dlsym(RTLD_NEXT, …)`), looked up once each: the system libcrypt when this library is
-//! preloaded in front of it, none when it is used alone.
+//! The next definitions of the libcrypt functions in the link chain: the system
+//! libcrypt when this library is preloaded in front of it, none when it is used alone.
+//!
+//! First `dlsym(RTLD_NEXT, …)`. When that finds nothing but `libcrypt.so.1` is loaded in
+//! the process all the same, outside the global scope (Python loads its `_crypt`
+//! module, and with it libcrypt, by `dlopen` with `RTLD_LOCAL`), its definition is taken
+//! through `dlopen(…, RTLD_NOLOAD)`; the handle is kept, so the library stays loaded.
+//! Only found definitions are cached: a libcrypt loaded later is still found.
 
 use core::ffi::{c_char, c_int, c_ulong, c_void};
 use std::sync::OnceLock;
 
 use crate::CryptData;
 
-/// Resolves `name` (NUL-terminated) once; `None` when nothing follows us, or when the
+/// Resolves `name` (found definitions once); `None` when nothing follows us, or when the
 /// next definition is our own (the library loaded twice).
 fn lookup(cell: &OnceLock<usize>, name: &core::ffi::CStr, ours: usize) -> Option<usize> {
-    let p = *cell.get_or_init(|| {
-        // SAFETY: `name` is NUL-terminated; RTLD_NEXT asks for the definition after the
-        // object that holds this code.
-        let p = unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) } as usize;
-        if p == ours { 0 } else { p }
-    });
-    (p != 0).then_some(p)
+    if let Some(&p) = cell.get() {
+        return Some(p);
+    }
+    // SAFETY: `name` is NUL-terminated; RTLD_NEXT asks for the definition after the
+    // object that holds this code.
+    let mut p = unsafe { libc::dlsym(libc::RTLD_NEXT, name.as_ptr()) } as usize;
+    if p == 0 || p == ours {
+        // SAFETY: NUL-terminated names; RTLD_NOLOAD only returns a handle to a library
+        // already loaded, never loads one. The handle is not closed (see above).
+        p = unsafe {
+            let h = libc::dlopen(
+                c"libcrypt.so.1".as_ptr(),
+                libc::RTLD_LAZY | libc::RTLD_NOLOAD,
+            );
+            if h.is_null() {
+                0
+            } else {
+                libc::dlsym(h, name.as_ptr()) as usize
+            }
+        };
+    }
+    if p == 0 || p == ours {
+        return None;
+    }
+    Some(*cell.get_or_init(|| p))
 }
 
 macro_rules! next_fn {

@@ -46,6 +46,21 @@ main (void)
   CHECK (crypt_rn ("test", "ab", d, sizeof *d - 1) == NULL && errno == ERANGE);
   CHECK (strcmp (crypt ("test", "abgOeLfPimXQo"), "abgOeLfPimXQo") == 0);
 
+  /* Standalone (this program does not load libcrypt.so.1): other methods fail as in a
+   * libxcrypt built without them. */
+  errno = 0;
+  r = crypt_r ("test", "$6$saltsalt", d);
+  CHECK (strcmp (r, "*0") == 0 && errno == EINVAL);
+  errno = 0;
+  CHECK (crypt_rn ("test", "$1$abc", d, sizeof *d) == NULL && errno == EINVAL);
+  CHECK (strcmp (crypt ("test", "*0"), "*1") == 0);
+  CHECK (crypt_checksalt ("$6$abc") == CRYPT_SALT_INVALID);
+  CHECK (strcmp (crypt_preferred_method (), "_") == 0);
+  errno = 0;
+  CHECK (crypt_gensalt ("$6$", 0, NULL, 0) == NULL && errno == EINVAL);
+  r = crypt_gensalt (NULL, 0, "\x01\x02\x03", 3);
+  CHECK (r != NULL && strcmp (r, "_J9../6k.") == 0);
+
   void *buf = NULL;
   int size = 0;
   r = crypt_ra ("test", "ab", &buf, &size);
