@@ -197,7 +197,7 @@ fn every_class_matches_libxcrypt() {
         Some(b"_J9..abc"),
         Some(b"_J9..abcd"),
         Some(b"_....abcd"),
-        Some(b"_zzzzabcd"),
+        Some(b"_zzz.abcd"),
         Some(b"_J9..ab!d"),
         Some(b"_J9..abcd!"),
         Some(b"_J9..abcd-"),
@@ -217,8 +217,9 @@ fn every_class_matches_libxcrypt() {
     let mut n = 0;
     for k in &keys {
         for s in &sets {
-            // BSDi with count zzzz (2^24 - 1 iterations) only once: it is slow.
-            if s == &Some(&b"_zzzzabcd"[..]) && k.as_deref() != Some(b"test") {
+            // BSDi with count zzz. (2^18 - 1 iterations) only once: it is slow (the
+            // test binaries also run under qemu in the `ladder` step).
+            if s == &Some(&b"_zzz.abcd"[..]) && k.as_deref() != Some(b"test") {
                 continue;
             }
             check(k.as_deref(), *s);
