@@ -724,10 +724,19 @@ pub unsafe extern "C" fn simdcrypt_crypt_keys(
     }
     // SAFETY: the caller's contract.
     let s = unsafe { cstr(setting) };
-    // SAFETY: the caller's contract: `out` has `n * stride` bytes.
-    let out = unsafe { core::slice::from_raw_parts_mut(out.cast::<u8>(), n * stride) };
-    // SAFETY: the caller's contract: `keys` has `n` pointers.
-    let ptrs = unsafe { core::slice::from_raw_parts(keys, n) };
+    let (out, ptrs): (&mut [u8], &[*const c_char]) = if n == 0 {
+        // NULL pointers are fine with no keys; slices must not be made from them.
+        (&mut [], &[])
+    } else {
+        // SAFETY: the caller's contract: `out` has `n * stride` bytes and `keys` `n`
+        // pointers (both checked non-NULL above).
+        unsafe {
+            (
+                core::slice::from_raw_parts_mut(out.cast::<u8>(), n * stride),
+                core::slice::from_raw_parts(keys, n),
+            )
+        }
+    };
     let tok = token(s);
     let fail_all = |out: &mut [u8]| {
         for slot in out.chunks_mut(stride) {
@@ -744,30 +753,34 @@ pub unsafe extern "C" fn simdcrypt_crypt_keys(
         return fail_all(out);
     }
     let prefix = core::str::from_utf8(&s[..if s[0] == b'_' { 9 } else { 2 }]).unwrap_or_default();
-    // SAFETY: the caller's contract: each key is NULL or a C string.
-    let ks: Vec<Option<&[u8]>> = ptrs.iter().map(|&k| unsafe { cstr(k) }).collect();
-    let good: Vec<&[u8]> = ks
-        .iter()
-        .filter_map(|k| k.filter(|k| k.len() < CRYPT_MAX_PASSPHRASE_SIZE))
-        .collect();
-    let Ok(hashes) = des_crypt::crypt_keys(prefix, &good) else {
-        return fail_all(out);
-    };
-    let mut hashes = hashes.iter();
     let mut ret = 0;
-    for (slot, k) in out.chunks_mut(stride).zip(&ks) {
-        match k {
-            Some(k) if k.len() < CRYPT_MAX_PASSPHRASE_SIZE => {
-                put(slot, hashes.next().map_or(tok, |h| h.as_bytes()));
-            }
-            _ => {
-                put(slot, tok);
-                set_errno(if k.is_none() {
-                    libc::EINVAL
-                } else {
-                    libc::ERANGE
-                });
-                ret = -1;
+    // Chunks of 4096 keys (8 AVX-512 batches): the keys, hashes and slots of a chunk stay
+    // in cache, and nothing grows with `n`.
+    for (ptrs, out) in ptrs.chunks(4096).zip(out.chunks_mut(4096 * stride)) {
+        // SAFETY: the caller's contract: each key is NULL or a C string.
+        let ks: Vec<Option<&[u8]>> = ptrs.iter().map(|&k| unsafe { cstr(k) }).collect();
+        let good: Vec<&[u8]> = ks
+            .iter()
+            .filter_map(|k| k.filter(|k| k.len() < CRYPT_MAX_PASSPHRASE_SIZE))
+            .collect();
+        let Ok(hashes) = des_crypt::crypt_keys(prefix, &good) else {
+            return fail_all(out);
+        };
+        let mut hashes = hashes.iter();
+        for (slot, k) in out.chunks_mut(stride).zip(&ks) {
+            match k {
+                Some(k) if k.len() < CRYPT_MAX_PASSPHRASE_SIZE => {
+                    put(slot, hashes.next().map_or(tok, |h| h.as_bytes()));
+                }
+                _ => {
+                    put(slot, tok);
+                    set_errno(if k.is_none() {
+                        libc::EINVAL
+                    } else {
+                        libc::ERANGE
+                    });
+                    ret = -1;
+                }
             }
         }
     }

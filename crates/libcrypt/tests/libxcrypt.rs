@@ -579,13 +579,13 @@ fn batch_matches_crypt_r() {
         b"_J9..CCCC",
         b"_/...abcdXYZ",
     ] {
-        let keys: Vec<CString> = (0..700)
+        let keys: Vec<CString> = (0..4700)
             .map(|i| {
                 let mut k: Vec<u8> = random_key(&mut rng)
                     .into_iter()
                     .filter(|&b| b != 0)
                     .collect();
-                if i == 5 {
+                if i == 4100 {
                     k = vec![b'x'; 600];
                 }
                 CString::new(k).unwrap()
@@ -606,7 +606,7 @@ fn batch_matches_crypt_r() {
                 stride,
             )
         };
-        assert_eq!((r, errno()), (-1, libc::ERANGE), "key 5 is too long");
+        assert_eq!((r, errno()), (-1, libc::ERANGE), "key 4100 is too long");
         let mut d = new_data();
         for (i, k) in keys.iter().enumerate() {
             // SAFETY: C strings and a crypt_data.
@@ -616,6 +616,27 @@ fn batch_matches_crypt_r() {
             assert_eq!(got, want, "key {i}");
         }
     }
+    // No keys: NULL pointers are fine, the setting is still checked.
+    // SAFETY: n = 0, nothing is read or written.
+    let (a, b) = unsafe {
+        (
+            ours::simdcrypt_crypt_keys(
+                c"ab".as_ptr(),
+                core::ptr::null(),
+                0,
+                core::ptr::null_mut(),
+                21,
+            ),
+            ours::simdcrypt_crypt_keys(
+                c"a!".as_ptr(),
+                core::ptr::null(),
+                0,
+                core::ptr::null_mut(),
+                21,
+            ),
+        )
+    };
+    assert_eq!((a, b), (0, -1));
     // Refused settings: every slot gets the token.
     for (setting, tok) in [
         (c"$6$abc", "*0"),
