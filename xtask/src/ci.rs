@@ -38,6 +38,10 @@ pub const STEPS: &[(&str, &str)] = &[
     ),
     ("dropin", "published dependents patched with our crates"),
     (
+        "libcrypt",
+        "simdcrypt-libcrypt preloaded under Python, Perl and mkpasswd",
+    ),
+    (
         "package",
         "every published crate packaged, its tests run from the unpacked .crate",
     ),
@@ -204,6 +208,7 @@ fn step(name: &str, ws: &Workspace) -> Result {
         }
         "semver" => semver(ws),
         "dropin" => dropin::run(ws, None),
+        "libcrypt" => crate::libcrypt::run(),
         "package" => crate::package::run(ws, true),
         "ct" => crate::ct::run(ws),
         "fuzz" => crate::fuzz::run(crate::fuzz::CI_SECONDS, &[]),

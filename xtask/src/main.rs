@@ -19,6 +19,7 @@ mod ct;
 mod dropin;
 mod figures;
 mod fuzz;
+mod libcrypt;
 mod package;
 mod setup;
 mod tidy;
@@ -37,10 +38,11 @@ commands:
   ci [STEP...] [--skip STEP,...]
                              the CI gate: every step (or the STEPs named), in order,
                              fail fast, timed; steps: setup cpu fmt clippy tidy test
-                             forced ladder cross doc bench semver dropin package ct
-                             fuzz
+                             forced ladder cross doc bench semver dropin libcrypt
+                             package ct fuzz
   setup                      install what ci needs and is missing (apt: qemu-user,
-                             pkg-config, libssl-dev, libcrypt-dev, valgrind; for cross:
+                             pkg-config, libssl-dev, libcrypt-dev, valgrind, whois,
+                             gcc, perl, python3; for cross:
                              dpkg architectures arm64 i386, rustc-web,
                              libstd-rust-web-dev:arm64 :i386, gcc-aarch64-linux-gnu,
                              gcc-i686-linux-gnu, libc6-dev-arm64-cross,
@@ -85,6 +87,10 @@ commands:
                              .crate file and run its tests from there, with the
                              not-yet-published simdcrypt crates patched in from their
                              own packages (--no-test: build the tests only)
+  libcrypt-check             simdcrypt-libcrypt under LD_PRELOAD: Python's crypt
+                             module, Perl's crypt() and mkpasswd (whois) on seeded
+                             random keys and settings, outputs compared with the runs
+                             without the preload (LIBCRYPT_CHECK_SEED sets the seed)
   help                       this text
 
 global options:
@@ -283,6 +289,10 @@ fn run(args: Vec<String>) -> Result {
             let targets = std::mem::take(&mut args.args);
             args.finish()?;
             fuzz::run(seconds, &targets)
+        }
+        "libcrypt-check" => {
+            args.finish()?;
+            libcrypt::run()
         }
         "package" => {
             let tests = !args.flag("--no-test");

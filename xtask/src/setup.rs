@@ -3,8 +3,10 @@
 //!
 //! - Debian/Ubuntu: `qemu-user` (for `qemu-x86_64`, x86_64 hosts only), `pkg-config`,
 //!   `libssl-dev` (the `speed` crate's `openssl` feature) and `libcrypt-dev` (libxcrypt's
-//!   `libcrypt.so`, which `des-crypt`'s CLI and its differential tests link), through
-//!   apt-get;
+//!   `libcrypt.so`, which `des-crypt`'s CLI and its differential tests link), `whois`
+//!   (`mkpasswd`, for `libcrypt-check`), `gcc` (`cc`, which `simdcrypt-libcrypt`'s C ABI
+//!   test compiles with), `perl` and `python3` (Debian's 3.11, whose `crypt` module
+//!   `libcrypt-check` preloads), through apt-get;
 //! - for the `cross` step (x86_64 Debian hosts): the `arm64` and `i386` dpkg
 //!   architectures, Debian's `rustc-web` with `libstd-rust-web-dev:arm64` and `:i386`
 //!   (rustup's toolchain here has only the host's std) and the cross linkers
@@ -64,6 +66,18 @@ fn apt_packages() -> Result {
     if cfg!(target_arch = "x86_64") && which("valgrind").is_none() {
         missing.push("valgrind");
     }
+    if which("mkpasswd").is_none() {
+        missing.push("whois");
+    }
+    if which("cc").is_none() {
+        missing.push("gcc");
+    }
+    if which("perl").is_none() {
+        missing.push("perl");
+    }
+    if !std::path::Path::new("/usr/bin/python3").exists() {
+        missing.push("python3");
+    }
     let (archs, cross) = if cfg!(target_arch = "x86_64") && which("dpkg").is_some() {
         crate::cross::debian_missing()
     } else {
@@ -73,7 +87,7 @@ fn apt_packages() -> Result {
     if missing.is_empty() {
         println!(
             "setup: system packages present (qemu-user, pkg-config, libssl-dev, libcrypt-dev, \
-             valgrind, the aarch64 and i686 std and linkers)"
+             valgrind, whois, gcc, perl, python3, the aarch64 and i686 std and linkers)"
         );
         return Ok(());
     }
