@@ -299,7 +299,14 @@ pub struct CryptHash {
 impl CryptHash {
     /// The hash text.
     pub fn as_str(&self) -> &str {
-        core::str::from_utf8(&self.buf[..usize::from(self.len)]).unwrap_or_default()
+        core::str::from_utf8(self.as_bytes()).unwrap_or_default()
+    }
+
+    /// The hash text as bytes (ASCII), without `as_str`'s UTF-8 check: what a C caller
+    /// copies out (the check cost `simdcrypt-libcrypt`'s batch entry point about 125
+    /// instructions a hash).
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..usize::from(self.len)]
     }
 }
 

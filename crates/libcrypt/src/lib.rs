@@ -63,6 +63,12 @@ pub const CRYPT_SALT_OK: c_int = 0;
 pub const CRYPT_SALT_INVALID: c_int = 1;
 /// `crypt_checksalt`: the method is too weak for new hashes (every DES method).
 pub const CRYPT_SALT_METHOD_LEGACY: c_int = 3;
+/// Keys per `crypt_keys` call in `simdcrypt_crypt_keys`: 2 AVX-512 (4 AVX2) batches. With
+/// 4096 the chunk's three buffers passed glibc's 128 KiB trim threshold, so each call gave
+/// its pages back and faulted them in again: 8.9 M crypts/s against 10.0 with 512–2048
+/// (Zen 4, `cargo run --release -p simdcrypt-libcrypt --example batch_speed`, where the
+/// Rust `crypt_keys` does 11.0).
+const CHUNK: usize = 1024;
 /// Most bigcrypt segments libxcrypt writes (`2 + 16 * 11` characters).
 const BIGCRYPT_SEGMENTS: usize = 16;
 
@@ -754,9 +760,9 @@ pub unsafe extern "C" fn simdcrypt_crypt_keys(
     }
     let prefix = core::str::from_utf8(&s[..if s[0] == b'_' { 9 } else { 2 }]).unwrap_or_default();
     let mut ret = 0;
-    // Chunks of 4096 keys (8 AVX-512 batches): the keys, hashes and slots of a chunk stay
-    // in cache, and nothing grows with `n`.
-    for (ptrs, out) in ptrs.chunks(4096).zip(out.chunks_mut(4096 * stride)) {
+    // Chunks of `CHUNK` keys: the keys, hashes and slots of a chunk stay in cache, and
+    // nothing grows with `n`.
+    for (ptrs, out) in ptrs.chunks(CHUNK).zip(out.chunks_mut(CHUNK * stride)) {
         // SAFETY: the caller's contract: each key is NULL or a C string.
         let ks: Vec<Option<&[u8]>> = ptrs.iter().map(|&k| unsafe { cstr(k) }).collect();
         let good: Vec<&[u8]> = ks
