@@ -63,7 +63,7 @@ pub(crate) fn detect_stream() -> Backend {
     ))]
     if matches!(b, Backend::Avx512(_))
         && !cfg!(md5_backend = "avx512")
-        && simdcrypt_dispatch::has_named("amd")
+        && simdcrypt_dispatch::has(const { simdcrypt_dispatch::mask(&["amd"]) })
     {
         return Backend::Soft;
     }
