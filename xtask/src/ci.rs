@@ -722,55 +722,24 @@ fn speed(ws: &Workspace) -> Result {
         crate::util::skip("speed: no benches/ package yet");
         return Ok(());
     }
-    Cmd::cargo()
-        .args(["run", "--release", "-p", "speed", "--"])
-        .args(SPEED_ARGS.iter().copied())
-        .run()?;
+    // `cargo run --release -p speed` with `args`.
+    let speed = |args: &[&str]| {
+        Cmd::cargo()
+            .args(["run", "--release", "-p", "speed"])
+            .args(args.iter().copied())
+            .run()
+    };
+    speed(&[&["--"], SPEED_ARGS].concat())?;
     // The issue-18 cross-checks run too (a few seconds): `auto` races every backend this
-    // CPU has, so a backend that panics outside its tests shows up here.
-    Cmd::cargo()
-        .args([
-            "run",
-            "--release",
-            "-p",
-            "speed",
-            "--bin",
-            "auto",
-            "--",
-            "64",
-        ])
-        .run()?;
-    Cmd::cargo()
-        .args([
-            "run",
-            "--release",
-            "-p",
-            "speed",
-            "--bin",
-            "small",
-            "--",
-            "16",
-            "aes-128",
-            "md5",
-        ])
-        .run()?;
+    // CPU has at 8 KiB, so a backend that panics outside its tests shows up here.
+    speed(&["--bin", "auto"])?;
+    speed(&["--bin", "small", "--", "16", "aes-128", "md5"])?;
     if !ws.speed_openssl {
         crate::util::skip("speed --features openssl: the speed package has no `openssl` feature");
     } else if !openssl_available() {
         crate::util::skip("speed --features openssl: no OpenSSL development files here");
     } else {
-        Cmd::cargo()
-            .args([
-                "run",
-                "--release",
-                "-p",
-                "speed",
-                "--features",
-                "openssl",
-                "--",
-            ])
-            .args(SPEED_ARGS.iter().copied())
-            .run()?;
+        speed(&[&["--features", "openssl", "--"], SPEED_ARGS].concat())?;
     }
     Ok(())
 }
