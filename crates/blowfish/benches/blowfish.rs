@@ -1,7 +1,7 @@
 //! Blowfish benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's
 //! blowfish 0.10.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `blowfish/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that
+//! - `blowfish/<backend>` (`soft`, `vbmi`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that
 //!   backend forced (`__backends`), big-endian, 16-byte key;
 //! - `blowfish/api`: `blowfish::Blowfish` as detected; `blowfish/rustcrypto`: the peer;
 //! - `blowfish-ctr/…`, `blowfish-cbc-enc/…`, `blowfish-cbc-dec/…`: the published `ctr`

@@ -6,12 +6,13 @@
 //!
 //! `detect()` returns the backend forced by `--cfg blowfish_backend="…"`, else the first
 //! row of the table below that this CPU runs and does not avoid. Preference on x86:
-//! `avx512` > `avx2` > `soft`, but both gather backends are skipped on CPUs in the
-//! `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16), which run `soft`.
-//! Measured (TSC cycles per byte, ECB encrypt, 8 KiB; figures in the crate README): on
-//! the reference machine (Intel Xeon with AVX512-FP16, not `slow-gather`) `avx512` 2.67,
-//! `avx2` 2.96, `soft` 5.27, so `avx512` is chosen there; on AMD Zen 4 (issue 18) `soft`
-//! 5.78, `avx2` 6.08, `avx512` 6.48, so the portable code wins where gathers are slow.
+//! `vbmi` > `avx512` > `avx2` > `soft`, but both gather backends are skipped on CPUs in
+//! the `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16), which run
+//! `soft` when they lack VBMI. Measured (TSC cycles per byte, ECB encrypt, 8 KiB;
+//! figures in the crate README): on AMD Zen 4 `vbmi` 2.6, `soft` 5.4, `avx2` 6.0,
+//! `avx512` 6.3 (issue 20); on the reference machine (Intel Xeon with AVX512-FP16, not
+//! `slow-gather`) `avx512` 2.67, `avx2` 2.96, `soft` 5.27, `vbmi` not yet measured (see
+//! the crate docs for why it is first there too).
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
@@ -29,6 +30,9 @@ mod avx2;
 #[clippy::msrv = "1.89"]
 mod avx512;
 pub(crate) mod soft;
+#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod vbmi;
 
 pub(crate) use soft::State;
 
@@ -38,6 +42,12 @@ simdcrypt_dispatch::backends! {
     crate: "blowfish", cfg: blowfish_backend;
     /// Portable Rust, four blocks interleaved.
     "soft" => Soft;
+    /// Byte-sliced `vpermi2b` S-boxes on `zmm`, 64 blocks in flight, no gathers.
+    "vbmi" => Vbmi {
+        arch: ["x86_64"],
+        needs: ["avx512f", "avx512bw", "avx512vbmi"],
+        rustc: "1.89",
+    }
     /// 16-lane `vpgatherdd` on `zmm`, 64 blocks in flight (tails to `avx2`).
     "avx512" => Avx512 {
         arch: ["x86", "x86_64"],
@@ -75,6 +85,9 @@ pub(crate) fn encrypt<const LE: bool>(
         ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
         Backend::Avx512(_) => unsafe { avx512::encrypt::<LE>(st, f) },
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+        // SAFETY: the token proves the CPU has the target features of `vbmi::encrypt`.
+        Backend::Vbmi(_) => unsafe { vbmi::encrypt::<LE>(st, f) },
     }
 }
 
@@ -99,6 +112,9 @@ pub(crate) fn decrypt<const LE: bool>(
         ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
         Backend::Avx512(_) => unsafe { avx512::decrypt::<LE>(st, f) },
+        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
+        // SAFETY: the token proves the CPU has the target features of `vbmi::decrypt`.
+        Backend::Vbmi(_) => unsafe { vbmi::decrypt::<LE>(st, f) },
     }
 }
 

@@ -17,18 +17,25 @@
 //!
 //! | backend | cfg value | CPU | blocks in flight |
 //! |---|---|---|---|
+//! | byte-sliced, `vpermi2b` S-box look-ups on `zmm` | `blowfish_backend="vbmi"` | x86-64 with AVX-512F, BW and VBMI | 64 (fewer than 40: `soft`) |
 //! | 16-lane `vpgatherdd` on `zmm` (not on `slow-gather` CPUs) | `blowfish_backend="avx512"` | x86/x86-64 with AVX-512F | 64 |
 //! | 8-lane `vpgatherdd` on `ymm` (not on `slow-gather` CPUs) | `blowfish_backend="avx2"` | x86/x86-64 with AVX2 | 32 |
 //! | portable Rust, interleaved | `blowfish_backend="soft"` | every target (also 32-bit and big-endian) | 4 |
 //!
-//! The gather backends win only where gathers are fast: on the reference machine (an
-//! Intel Xeon with AVX512-FP16) `avx512` is chosen (8 KiB ECB: 2.67 cycles per byte,
-//! `avx2` 2.96, `soft` 5.27). CPUs in the `slow-gather` class (every x86 CPU but Intel's
-//! with AVX512-FP16, see `simdcrypt_dispatch::CLASSES`) run `soft`: on AMD Zen 4, 8 KiB,
-//! `soft` does 5.78, `avx2` 6.08 and `avx512` 6.48.
+//! `vbmi` holds 64 blocks as eight byte planes and looks the S-boxes up with `vpermi2b`
+//! in 256-byte tables cut from them, so it needs no gathers. On AMD Zen 4 (8 KiB ECB, TSC
+//! cycles per byte, `cargo run --release -p speed --bin auto -- 8192 blowfish`) it does
+//! 2.6 against `soft` 5.4, `avx2` 6.0 and `avx512` 6.3. On Intel cores with AVX512-FP16,
+//! where gathers are fast (`avx512` 2.67, `avx2` 2.96, `soft` 5.27 on the reference Xeon),
+//! `vbmi` is chosen too: it was not measured there, but it is bound by loading its
+//! tables (two 64-byte loads per `vpermi2b`), and those cores load two a cycle where
+//! Zen 4 loads one. CPUs without VBMI in the `slow-gather` class (every x86 CPU but
+//! Intel's with AVX512-FP16, see `simdcrypt_dispatch::CLASSES`) run `soft`.
 //!
 //! The wide backends hand the blocks that do not fill a batch to the narrower paths
-//! (`zmm` → `ymm` → four, two, one block of portable code). Key schedules (and the
+//! (`zmm` → `ymm` → four, two, one block of portable code); `vbmi` pads a leftover of 40
+//! blocks or more to a pass and gives fewer to `soft` (a pass, with the per-call cutting
+//! of the tables, costs about as much as 38 blocks of `soft`). Key schedules (and the
 //! `bcrypt` functions) are portable code on every backend: they are chains of dependent
 //! encryptions, bound by latency, where SIMD does not help; that code keeps the subkey
 //! XOR off the critical path of each round.
@@ -38,7 +45,10 @@
 //! **No backend is constant-time.** Blowfish's S-boxes are key-dependent tables indexed
 //! by bytes of the secret state: the portable code loads `S[i][x]` with `x` secret, and
 //! the `avx2`/`avx512` backends gather from the same tables with secret indices (gathers
-//! touch one cache line per lane, just like scalar loads). An attacker who shares the
+//! touch one cache line per lane, just like scalar loads). `vbmi`'s passes of 40 to 64
+//! blocks read every table whole and branch only on the block count, but the same
+//! cipher runs single blocks, short calls, CBC encryption and the key schedule on the
+//! portable code, so it is not constant-time as a whole. An attacker who shares the
 //! CPU's caches with the process can learn about keys and data from cache timing.
 //! RustCrypto's `blowfish` and OpenSSL's `BF_*` have the same property.
 //!
@@ -47,7 +57,7 @@
 //!
 //! # Configuration
 //!
-//! `--cfg blowfish_backend="soft"`, `"avx2"` or `"avx512"`: use that backend instead of
+//! `--cfg blowfish_backend="soft"`, `"vbmi"`, `"avx2"` or `"avx512"`: use that backend instead of
 //! detecting one. Every backend stays compiled; a forced backend the CPU lacks panics
 //! with a clear message at key setup. Set it with `RUSTFLAGS` (e.g.
 //! `RUSTFLAGS='--cfg blowfish_backend="soft"'`) or in `.cargo/config.toml`.
