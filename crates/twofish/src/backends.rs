@@ -6,16 +6,15 @@
 //! tables), so a cipher stores its backend next to one key layout and a bulk call
 //! dispatches once.
 //!
-//! Preference on x86: `avx512` (except on CPUs in the `slow-gather` class) >
-//! `gfni_avx512` > `avx2` > `soft`. Measured on the reference machine (Intel Xeon with
-//! AVX-512, VBMI, GFNI and AVX512-FP16, so not `slow-gather`; one interleaved run, 8 KiB
-//! ECB, TSC cycles per byte, minimum of 31 samples) the `vpgatherdd` backend does 2.85
-//! and `gfni_avx512` 3.57 (`avx2`: 5.4), so the gathers win there and `avx512` is
-//! chosen. On AMD Zen 4 (issue 18, 8 KiB) `gfni_avx512` does 3.05 and `avx512` 6.49:
-//! gathers issue as scalar loads, so on `slow-gather` CPUs `avx512` is skipped and
-//! `gfni_avx512` (also the constant-time choice for whole batches) is chosen where the
-//! CPU has it, else `avx2`. Force `gfni_avx512` anywhere with
-//! `--cfg twofish_backend="gfni_avx512"`.
+//! Preference on x86: `gfni_avx512` > `avx512` (except on CPUs in the `slow-gather`
+//! class) > `avx2` > `soft`. On AMD Zen 4 (issue 20; 8 KiB ECB, TSC cycles per byte,
+//! `cargo run --release -p speed --bin auto -- 8192 twofish`) the byte-sliced
+//! `gfni_avx512` does 1.73, `avx512` 6.47, `avx2` 6.36, `soft` 6.02; its word-per-lane
+//! predecessor did 2.97. On the reference machine (Intel Xeon with AVX512-FP16, not
+//! `slow-gather`) the word-per-lane code did 3.57 against the gathers' 2.85; the
+//! byte-sliced code was not measured there, but it does the same work with a quarter of
+//! the `vpermi2b` and half the GF(2⁸) products, 1.7× faster on Zen 4, so it is put first
+//! on every CPU that has it (`speed --bin auto` on an Intel machine checks the choice).
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
@@ -39,17 +38,18 @@ simdcrypt_dispatch::backends! {
     crate: "twofish", cfg: twofish_backend;
     /// Portable table code, three blocks interleaved, every target.
     "soft" => Soft;
+    /// Byte-sliced: `vpermi2b` S-boxes and `gf2p8affineqb` MDS on byte planes, 64
+    /// blocks in flight (short leftovers: word-per-lane, 32 and 16).
+    "gfni_avx512" => GfniAvx512 {
+        arch: ["x86_64"],
+        needs: ["avx2", "avx512f", "avx512bw", "avx512vbmi", "gfni"],
+        rustc: "1.89",
+    }
     /// `vpgatherdd` on `zmm`, 32 blocks in flight.
     "avx512" => Avx512 {
         arch: ["x86_64"],
         needs: ["avx2", "avx512f"],
         avoid: ["slow-gather"],
-        rustc: "1.89",
-    }
-    /// `vpermi2b` S-boxes and `gf2p8mulb` MDS on `zmm`, 32 blocks in flight.
-    "gfni_avx512" => GfniAvx512 {
-        arch: ["x86_64"],
-        needs: ["avx2", "avx512f", "avx512bw", "avx512vbmi", "gfni"],
         rustc: "1.89",
     }
     /// `ymm` rounds with scalar table look-ups, 16 blocks in flight.
