@@ -9,7 +9,7 @@
 //! `vbmi` > `avx512` > `avx2` > `soft`, but both gather backends are skipped on CPUs in
 //! the `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16), which run
 //! `soft` when they lack VBMI. Measured (TSC cycles per byte, ECB encrypt, 8 KiB;
-//! figures in the crate README): on AMD Zen 4 `vbmi` 2.6, `soft` 5.4, `avx2` 6.0,
+//! figures in the crate README): on AMD Zen 4 `vbmi` 1.8, `soft` 5.4, `avx2` 6.0,
 //! `avx512` 6.3 (issue 20); on the reference machine (Intel Xeon with AVX512-FP16, not
 //! `slow-gather`) `avx512` 2.67, `avx2` 2.96, `soft` 5.27, `vbmi` not yet measured (see
 //! the crate docs for why it is first there too).

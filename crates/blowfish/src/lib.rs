@@ -25,7 +25,7 @@
 //! `vbmi` holds 64 blocks as eight byte planes and looks the S-boxes up with `vpermi2b`
 //! in 256-byte tables cut from them, so it needs no gathers. On AMD Zen 4 (8 KiB ECB, TSC
 //! cycles per byte, `cargo run --release -p speed --bin auto -- 8192 blowfish`) it does
-//! 2.6 against `soft` 5.4, `avx2` 6.0 and `avx512` 6.3. On Intel cores with AVX512-FP16,
+//! 1.8 against `soft` 5.4, `avx2` 6.0 and `avx512` 6.3. On Intel cores with AVX512-FP16,
 //! where gathers are fast (`avx512` 2.67, `avx2` 2.96, `soft` 5.27 on the reference Xeon),
 //! `vbmi` is chosen too: it was not measured there, but it is bound by loading its
 //! tables (two 64-byte loads per `vpermi2b`), and those cores load two a cycle where
