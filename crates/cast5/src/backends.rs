@@ -38,6 +38,12 @@ mod avx2;
 #[clippy::msrv = "1.89"]
 mod avx512;
 mod soft;
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
+mod vbmi;
 
 pub(crate) use soft::Keys;
 
@@ -57,6 +63,12 @@ simdcrypt_dispatch::backends! {
         arch: ["x86", "x86_64"],
         needs: ["avx2", "avx512f"],
         avoid: ["slow-gather"],
+        rustc: "1.89",
+    }
+    /// AVX-512 VBMI: S-boxes as byte tables in `vpermi2b`, 64 blocks per pass; constant time.
+    "vbmi" => Vbmi {
+        arch: ["x86", "x86_64"],
+        needs: ["avx512f", "avx512bw", "avx512vbmi"],
         rustc: "1.89",
     }
     /// AVX2: `vpgatherdd ymm` S-box look-ups, 16 blocks in flight.
@@ -86,6 +98,12 @@ impl Backend {
             ))]
             // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
             Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            // SAFETY: the token proves the CPU has the target features of `vbmi::encrypt`.
+            Backend::Vbmi(_) => unsafe { vbmi::encrypt(k, f) },
         }
     }
 
@@ -106,6 +124,12 @@ impl Backend {
             ))]
             // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
             Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            // SAFETY: the token proves the CPU has the target features of `vbmi::decrypt`.
+            Backend::Vbmi(_) => unsafe { vbmi::decrypt(k, f) },
         }
     }
 }

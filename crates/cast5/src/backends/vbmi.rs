@@ -1,0 +1,426 @@
+//! AVX-512 VBMI: 64 blocks per pass with the S-boxes held as byte tables and looked up
+//! with `vpermi2b`, so no memory access depends on data or key (constant time).
+//!
+//! Byte-sliced S-boxes, as `twofish`'s `gfni_avx512` does for its 8→8 S-boxes: CAST5's
+//! S1–S4 are fixed 8→32 tables, split here into 16 byte tables of 256 entries
+//! ([`BYTES`], 4 KiB). A look-up of 64 indices in a 256-entry byte table is two
+//! `vpermi2b` over 128 entries each (the index's bits 0–6) and a `vpblendmb` on bit 7
+//! (`vpmovb2m`). The table addresses are fixed, so loading the tables that do not fit in
+//! the 32 registers leaks nothing.
+//!
+//! The halves `L`, `R` stay in 32-bit lanes, four `zmm` each (16 blocks per register):
+//! `(Km op D) <<< Kr` is `vpaddd`/`vpxord`/`vpsubd` and `vprolvd` there. Its four
+//! registers are transposed into four byte planes (plane `j` = byte `j` of all 64
+//! blocks, [`to_planes`]), each plane indexes the four byte tables of its S-box, and the
+//! four output planes of an S-box go back to 32-bit lanes with `vpunpck*` ([`to_dwords`])
+//! for the round's `+`, `^` and `−` (type 1's `S1 ^ S2` is taken on the planes, one
+//! transpose fewer).
+//!
+//! Batches of fewer than 64 blocks: from [`PAD`] blocks on, padded to one pass; below,
+//! the portable code (on the CPUs that select this backend, the gather backends are
+//! slower than `soft`).
+
+#[cfg(target_arch = "x86")]
+use core::arch::x86::*;
+#[cfg(target_arch = "x86_64")]
+use core::arch::x86_64::*;
+
+use super::{B8, Keys, soft};
+use crate::consts::{S1, S2, S3, S4};
+use cipher::{
+    BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
+    BlockSizeUser, ParBlocks, ParBlocksSizeUser,
+    consts::{U8, U64},
+    inout::{InOut, InOutBuf},
+};
+
+/// Blocks per pass: 64 = one byte plane per `zmm`.
+const PASS: usize = 64;
+
+/// Fewest remaining blocks that are padded to a full pass rather than run by `soft`: a
+/// pass costs about as much as this many blocks of `soft` (measured, see
+/// [`run_blocks`]).
+const PAD: usize = 24;
+
+/// 64-byte aligned, so that every 64-entry quarter of a table is one aligned load.
+#[repr(C, align(64))]
+struct Align<T>(T);
+
+/// `BYTES.0[s][k]`: byte `k` (bits `8k..8k+8`) of S-box `s + 1`, 256 entries each.
+static BYTES: Align<[[[u8; 256]; 4]; 4]> = Align(split([&S1, &S2, &S3, &S4]));
+
+const fn split(s: [&[u32; 256]; 4]) -> [[[u8; 256]; 4]; 4] {
+    let mut t = [[[0; 256]; 4]; 4];
+    let mut i = 0;
+    while i < 4 * 4 * 256 {
+        let (b, k, x) = (i / 1024, i / 256 % 4, i % 256);
+        t[b][k][x] = (s[b][x] >> (8 * k)) as u8;
+        i += 1;
+    }
+    t
+}
+
+/// Indices of [`to_planes`]: `[stage 1, planes 0–1; stage 1, planes 2–3; stage 2, even
+/// planes; stage 2, odd planes]`.
+static PLANE_IDX: Align<[[u8; 64]; 4]> = Align(plane_idx());
+
+const fn plane_idx() -> [[u8; 64]; 4] {
+    let mut t = [[0; 64]; 4];
+    let mut p = 0;
+    while p < 64 {
+        // Stage 1 (registers q = 0, 1 or 2, 3; bytes 2v, 2v + 1): position
+        // 32·jj + 16·q + m holds byte 2v + jj of dword m of register q.
+        let (jj, q, m) = (p / 32, p / 16 % 2, p % 16);
+        t[0][p] = (64 * q + 4 * m + jj) as u8;
+        t[1][p] = (64 * q + 4 * m + 2 + jj) as u8;
+        // Stage 2: plane position 16·l + 4·q + i is dword m = 4·l + i of register q, the
+        // order `to_dwords` brings back (q = 2, 3 from the second operand).
+        let (l, q, i) = (p / 16, p / 4 % 4, p % 4);
+        let m = 4 * l + i;
+        let src = 64 * (q / 2) + 16 * (q % 2) + m;
+        t[2][p] = src as u8;
+        t[3][p] = (src + 32) as u8;
+        p += 1;
+    }
+    t
+}
+
+/// Load and store indices: `[L, R]` of 16 blocks in 128 bytes as big-endian dwords.
+static HALF_IDX: Align<[[u8; 64]; 2]> = Align(half_idx());
+
+const fn half_idx() -> [[u8; 64]; 2] {
+    let mut t = [[0; 64]; 2];
+    let mut p = 0;
+    while p < 64 {
+        let (m, b) = (p / 4, p % 4);
+        t[0][p] = (8 * m + 3 - b) as u8;
+        t[1][p] = (8 * m + 7 - b) as u8;
+        p += 1;
+    }
+    t
+}
+
+/// Store indices: 8 blocks from `L` (first operand) and `R` (second), `[blocks 0–7,
+/// blocks 8–15]` of the 16.
+static OUT_IDX: Align<[[u8; 64]; 2]> = Align(out_idx());
+
+const fn out_idx() -> [[u8; 64]; 2] {
+    let mut t = [[0; 64]; 2];
+    let mut p = 0;
+    while p < 64 {
+        let (m, u) = (p / 8, p % 8);
+        let mut h = 0;
+        while h < 2 {
+            let m = m + 8 * h;
+            t[h][p] = if u < 4 {
+                4 * m + 3 - u
+            } else {
+                64 + 4 * m + 7 - u
+            } as u8;
+            h += 1;
+        }
+        p += 1;
+    }
+    t
+}
+
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn load64(p: &[u8; 64]) -> __m512i {
+    // SAFETY: `p` is 64 readable bytes; `loadu` is unaligned.
+    unsafe { _mm512_loadu_si512(p.as_ptr().cast()) }
+}
+
+/// 64 look-ups of `idx` in byte table `t` (`hi`: the indices with bit 7 set).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn look(t: &[u8; 256], idx: __m512i, hi: __mmask64) -> __m512i {
+    let q = |i: usize| load64(t[64 * i..64 * i + 64].try_into().unwrap());
+    let lo = _mm512_permutex2var_epi8(q(0), idx, q(1));
+    let up = _mm512_permutex2var_epi8(q(2), idx, q(3));
+    _mm512_mask_blend_epi8(hi, lo, up)
+}
+
+/// S-box `s + 1` on byte plane `x`: its output as four byte planes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn sbox(s: usize, x: __m512i) -> [__m512i; 4] {
+    let hi = _mm512_movepi8_mask(x);
+    let t = &BYTES.0[s];
+    [
+        look(&t[0], x, hi),
+        look(&t[1], x, hi),
+        look(&t[2], x, hi),
+        look(&t[3], x, hi),
+    ]
+}
+
+/// Four registers of 16 dwords to four byte planes (plane `j`: byte `j` of the 64), two
+/// layers of `vpermi2b`; the order of the blocks in a plane is the one [`to_dwords`]
+/// undoes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn to_planes(d: [__m512i; 4]) -> [__m512i; 4] {
+    let i = &PLANE_IDX.0;
+    let (s01, s23) = (load64(&i[0]), load64(&i[1]));
+    let (even, odd) = (load64(&i[2]), load64(&i[3]));
+    let a01 = _mm512_permutex2var_epi8(d[0], s01, d[1]);
+    let a23 = _mm512_permutex2var_epi8(d[0], s23, d[1]);
+    let b01 = _mm512_permutex2var_epi8(d[2], s01, d[3]);
+    let b23 = _mm512_permutex2var_epi8(d[2], s23, d[3]);
+    [
+        _mm512_permutex2var_epi8(a01, even, b01),
+        _mm512_permutex2var_epi8(a01, odd, b01),
+        _mm512_permutex2var_epi8(a23, even, b23),
+        _mm512_permutex2var_epi8(a23, odd, b23),
+    ]
+}
+
+/// Four byte planes (byte 0 first) back to four registers of 16 dwords: bytes to words,
+/// words to dwords, within 128-bit lanes.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn to_dwords(o: [__m512i; 4]) -> [__m512i; 4] {
+    let a = _mm512_unpacklo_epi8(o[0], o[1]);
+    let b = _mm512_unpackhi_epi8(o[0], o[1]);
+    let c = _mm512_unpacklo_epi8(o[2], o[3]);
+    let d = _mm512_unpackhi_epi8(o[2], o[3]);
+    [
+        _mm512_unpacklo_epi16(a, c),
+        _mm512_unpackhi_epi16(a, c),
+        _mm512_unpacklo_epi16(b, d),
+        _mm512_unpackhi_epi16(b, d),
+    ]
+}
+
+/// `L ^= f(R)` for round `n` of type `T + 1` (RFC 2144 §2.2) on 64 blocks.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn round<const T: usize>(k: &Keys, n: usize, l: &mut [__m512i; 4], r: &[__m512i; 4]) {
+    let km = _mm512_set1_epi32(k.km[n] as i32);
+    let kr = _mm512_set1_epi32(k.kr[n] as i32);
+    let mut i = [_mm512_setzero_si512(); 4];
+    for j in 0..4 {
+        let x = match T {
+            0 => _mm512_add_epi32(km, r[j]),
+            1 => _mm512_xor_si512(km, r[j]),
+            _ => _mm512_sub_epi32(km, r[j]),
+        };
+        i[j] = _mm512_rolv_epi32(x, kr);
+    }
+    // S1 takes the most significant byte (plane 3), S4 the least (plane 0).
+    let p = to_planes(i);
+    let (s1, s2) = (sbox(0, p[3]), sbox(1, p[2]));
+    let f = match T {
+        // ((S1 ^ S2) - S3) + S4, the xor on the planes.
+        0 => {
+            let x = to_dwords([0, 1, 2, 3].map(|j| _mm512_xor_si512(s1[j], s2[j])));
+            let s3 = to_dwords(sbox(2, p[1]));
+            let s4 = to_dwords(sbox(3, p[0]));
+            [0, 1, 2, 3].map(|j| _mm512_add_epi32(_mm512_sub_epi32(x[j], s3[j]), s4[j]))
+        }
+        // ((S1 - S2) + S3) ^ S4
+        1 => {
+            let (s1, s2) = (to_dwords(s1), to_dwords(s2));
+            let s3 = to_dwords(sbox(2, p[1]));
+            let s4 = to_dwords(sbox(3, p[0]));
+            [0, 1, 2, 3].map(|j| {
+                _mm512_xor_si512(_mm512_add_epi32(_mm512_sub_epi32(s1[j], s2[j]), s3[j]), s4[j])
+            })
+        }
+        // ((S1 + S2) ^ S3) - S4
+        _ => {
+            let (s1, s2) = (to_dwords(s1), to_dwords(s2));
+            let s3 = to_dwords(sbox(2, p[1]));
+            let s4 = to_dwords(sbox(3, p[0]));
+            [0, 1, 2, 3].map(|j| {
+                _mm512_sub_epi32(_mm512_xor_si512(_mm512_add_epi32(s1[j], s2[j]), s3[j]), s4[j])
+            })
+        }
+    };
+    for j in 0..4 {
+        l[j] = _mm512_xor_si512(l[j], f[j]);
+    }
+}
+
+/// Round `n` (any type), then the swap.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn round_swap(k: &Keys, n: usize, l: &mut [__m512i; 4], r: &mut [__m512i; 4]) {
+    match n % 3 {
+        0 => round::<0>(k, n, l, r),
+        1 => round::<1>(k, n, l, r),
+        _ => round::<2>(k, n, l, r),
+    }
+    core::mem::swap(l, r);
+}
+
+/// One pass: 64 blocks from `inp` to `out` (which may be the same memory through
+/// `InOutBuf`; every load happens before the first store).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn pass(k: &Keys, mut buf: InOutBuf<'_, '_, B8>, enc: bool) {
+    debug_assert_eq!(buf.len(), PASS);
+    let (il, ir) = (load64(&HALF_IDX.0[0]), load64(&HALF_IDX.0[1]));
+    let mut l = [_mm512_setzero_si512(); 4];
+    let mut r = [_mm512_setzero_si512(); 4];
+    {
+        let p = buf.get_in().as_ptr().cast::<u8>();
+        for q in 0..4 {
+            // SAFETY: the input holds 64 blocks = 512 readable bytes; `loadu` is unaligned.
+            let (a, b) = unsafe {
+                (
+                    _mm512_loadu_si512(p.add(128 * q).cast()),
+                    _mm512_loadu_si512(p.add(128 * q + 64).cast()),
+                )
+            };
+            l[q] = _mm512_permutex2var_epi8(a, il, b);
+            r[q] = _mm512_permutex2var_epi8(a, ir, b);
+        }
+    }
+    if enc {
+        for n in 0..k.rounds {
+            round_swap(k, n, &mut l, &mut r);
+        }
+    } else {
+        for n in (0..k.rounds).rev() {
+            round_swap(k, n, &mut l, &mut r);
+        }
+    }
+    // The output is (R, L) after the last round's swap.
+    let (o0, o1) = (load64(&OUT_IDX.0[0]), load64(&OUT_IDX.0[1]));
+    let p = buf.get_out().as_mut_ptr().cast::<u8>();
+    for q in 0..4 {
+        let a = _mm512_permutex2var_epi8(r[q], o0, l[q]);
+        let b = _mm512_permutex2var_epi8(r[q], o1, l[q]);
+        // SAFETY: the output holds 512 writable bytes; `storeu` is unaligned.
+        unsafe {
+            _mm512_storeu_si512(p.add(128 * q).cast(), a);
+            _mm512_storeu_si512(p.add(128 * q + 64).cast(), b);
+        }
+    }
+}
+
+/// Any number of blocks: 64 at a time; a rest of [`PAD`] or more padded to one pass
+/// (through a buffer on the stack), a shorter one by the portable code.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+fn run_blocks(k: &Keys, mut buf: InOutBuf<'_, '_, B8>, enc: bool) {
+    while buf.len() >= PASS {
+        let (head, tail) = buf.split_at(PASS);
+        pass(k, head, enc);
+        buf = tail;
+    }
+    let rest = buf.len();
+    if rest >= PAD {
+        let mut tmp = [B8::default(); PASS];
+        tmp[..rest].copy_from_slice(buf.get_in());
+        pass(k, InOutBuf::from(&mut tmp[..]), enc);
+        buf.get_out().copy_from_slice(&tmp[..rest]);
+    } else if rest > 0 {
+        soft::run_blocks(k, buf, enc);
+    }
+}
+
+/// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
+/// [`decrypt`] make one, inside code compiled for (and only run with) AVX-512 VBMI.
+struct Backend<'a>(&'a Keys);
+
+impl BlockSizeUser for Backend<'_> {
+    type BlockSize = U8;
+}
+
+/// 64 blocks: one byte plane per `zmm`, the narrowest that uses whole registers. The
+/// state takes 8 of the 32 `zmm` (`L`, `R`), a round's planes and S-box outputs about 12
+/// more; the rest hold byte tables, and the other tables (64 `zmm` in all) are read from
+/// memory at fixed addresses.
+impl ParBlocksSizeUser for Backend<'_> {
+    type ParBlocksSize = U64;
+}
+
+impl BlockCipherEncBackend for Backend<'_> {
+    #[inline(always)]
+    fn encrypt_block(&self, block: InOut<'_, '_, B8>) {
+        soft::run_one(self.0, block, true)
+    }
+
+    #[inline(always)]
+    fn encrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        // SAFETY: a `Backend` exists only inside `encrypt`/`decrypt`, which are called only
+        // with a `token::Vbmi` (AVX-512F, BW and VBMI with OS support for `zmm`).
+        unsafe { run_blocks(self.0, blocks.into_buf(), true) }
+    }
+
+    #[inline(always)]
+    fn encrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, B8>) {
+        // SAFETY: as in `encrypt_par_blocks`.
+        unsafe { run_blocks(self.0, blocks, true) }
+    }
+}
+
+impl BlockCipherDecBackend for Backend<'_> {
+    #[inline(always)]
+    fn decrypt_block(&self, block: InOut<'_, '_, B8>) {
+        soft::run_one(self.0, block, false)
+    }
+
+    #[inline(always)]
+    fn decrypt_par_blocks(&self, blocks: InOut<'_, '_, ParBlocks<Self>>) {
+        // SAFETY: as in `encrypt_par_blocks`.
+        unsafe { run_blocks(self.0, blocks.into_buf(), false) }
+    }
+
+    #[inline(always)]
+    fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, B8>) {
+        // SAFETY: as in `encrypt_par_blocks`.
+        unsafe { run_blocks(self.0, blocks, false) }
+    }
+}
+
+/// Runs `f` with the VBMI encryption backend.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(crate) fn encrypt(k: &Keys, f: impl BlockCipherEncClosure<BlockSize = U8>) {
+    f.call(&Backend(k))
+}
+
+/// Runs `f` with the VBMI decryption backend.
+#[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+pub(crate) fn decrypt(k: &Keys, f: impl BlockCipherDecClosure<BlockSize = U8>) {
+    f.call(&Backend(k))
+}
+
+#[cfg(test)]
+mod tests {
+    /// ECB encryption and decryption against `soft` for every key length: tail lengths
+    /// around 64 blocks (and past [`super::PAD`]), misaligned buffers, sentinels
+    /// (`testkit::harness::block`).
+    #[test]
+    fn vbmi_matches_soft() {
+        crate::backends::check_matches_soft("vbmi", 64);
+    }
+
+    /// The transposes undo each other.
+    #[test]
+    fn planes_round_trip() {
+        if !crate::backends::__backends::available("vbmi") {
+            return;
+        }
+        // SAFETY: the CPU has the features of the `vbmi` row (checked above).
+        unsafe { round_trip() }
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    fn round_trip() {
+        use super::*;
+        let x: [__m512i; 4] = core::array::from_fn(|q| {
+            _mm512_add_epi8(
+                _mm512_set1_epi8((64 * q) as i8),
+                load64(&core::array::from_fn(|b| b as u8)),
+            )
+        });
+        let y = to_dwords(to_planes(x));
+        for q in 0..4 {
+            assert_eq!(_mm512_cmpeq_epi32_mask(x[q], y[q]), 0xffff, "register {q}");
+        }
+    }
+}
