@@ -42,10 +42,10 @@ const PASS: usize = 64;
 const GROUPS: usize = 2;
 
 /// Fewest remaining blocks that are padded to a 64-block pass rather than run by `soft`:
-/// a pass costs about as much as this many blocks of `soft`. Measured on Zen 4 (`speed`
-/// `auto`, TSC cycles per call): 24 blocks padded 1323, `soft` 1304; 16 blocks `soft`
-/// ~830; a full 64-block pass ~1270.
-const PAD: usize = 24;
+/// the table row's `blocks`, where a padded pass costs what `soft` takes for as many
+/// blocks. Measured on Zen 4 (`speed` `auto`, TSC cycles per call): 24 blocks padded
+/// 1323, `soft` 1304; a full 64-block pass ~1270.
+const PAD: usize = super::token::Vbmi::MIN_BLOCKS;
 
 /// 64-byte aligned, so that every 64-entry quarter of a table is one aligned load.
 #[repr(C, align(64))]
