@@ -1,5 +1,6 @@
-//! AVX-512 VBMI: 64 blocks per pass with the S-boxes held as byte tables and looked up
-//! with `vpermi2b`, so no memory access depends on data or key (constant time).
+//! AVX-512 VBMI: 128 blocks per pass with the S-boxes held as byte tables and looked up
+//! with `vpermi2b`, so no memory access of this file's code depends on data or key, and
+//! no branch does (constant time; what it hands to `soft` is not, see below).
 //!
 //! Byte-sliced S-boxes, as `twofish`'s `gfni_avx512` does for its 8→8 S-boxes: CAST5's
 //! S1–S4 are fixed 8→32 tables, split here into 16 byte tables of 256 entries
@@ -14,12 +15,16 @@
 //! blocks, [`to_planes`]), each plane indexes the four byte tables of its S-box, and the
 //! four output planes of an S-box go back to 32-bit lanes with `vpunpck*` ([`to_dwords`])
 //! for the round's `+`, `^` and `−` (type 1's `S1 ^ S2` is taken on the planes, one
-//! transpose fewer).
+//! transpose fewer). Combining on the planes instead would need carry chains for `+` and
+//! `−` (`vpcmpub` masks, ~16 operations per 32-bit add or subtract against 8 `vpunpck*`
+//! per transpose, by count; not built).
 //!
 //! Passes of 128 blocks (two groups of 64 interleaved), then one of 64; a rest of
 //! [`PAD`] blocks or more is padded to a 64-block pass, a shorter one (and every call of
-//! fewer than [`PAD`] blocks) runs the portable code: on the CPUs that select this
-//! backend, the gather backends are slower than `soft`.
+//! fewer than [`PAD`] blocks) runs the portable code, not the next narrower SIMD backend:
+//! on the CPUs with slow gathers the gather backends lose to `soft`, and on those with
+//! fast ones a rest of under 24 blocks is short enough that `avx512`'s gain on it would
+//! not pay for a second backend's dispatch.
 
 #[cfg(target_arch = "x86")]
 use core::arch::x86::*;
