@@ -1,7 +1,7 @@
 //! CAST5 benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's cast5
 //! 0.12.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `cast5/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that
+//! - `cast5/<backend>` (`soft`, `avx2`, `avx512`, `vbmi`): raw ECB `encrypt_blocks` with that
 //!   backend forced (`__backends`); `cast5/api`: `cast5::Cast5` as detected;
 //!   `cast5/rustcrypto`: `rc_cast5::Cast5`;
 //! - `cast5-ctr/…`, `cast5-cbc-enc/…`, `cast5-cbc-dec/…`: the published `ctr` 0.10

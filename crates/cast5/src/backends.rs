@@ -5,22 +5,33 @@
 //! ([`soft::Keys`]); a cipher stores its backend (with the token proving the CPU can run
 //! it) beside it, so a bulk call dispatches once.
 //!
-//! Preference on x86: `avx512` > `avx2` > `soft`, but both gather backends are skipped on
-//! CPUs in the `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16, see
-//! `simdcrypt_dispatch::CLASSES`), which run `soft`. Gathers against scalar
-//! interleaving, one interleaved run, ECB over 8 KiB, TSC cycles per byte:
+//! Preference on x86: `vbmi` > `avx512` > `avx2` > `soft`, with both gather backends
+//! skipped on CPUs in the `slow-gather` class (every x86 CPU except Intel's with
+//! AVX512-FP16, see `simdcrypt_dispatch::CLASSES`). One interleaved run, ECB over 8 KiB,
+//! TSC cycles per byte:
 //!
-//! | machine | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
-//! |---|---|---|---|
-//! | Intel Xeon (reference machine, AVX512-FP16) | 2.8 | 4.3 | 6.7 |
-//! | AMD Zen 4 (EPYC, family 25 model 17) | 6.57 | 7.03 | 6.28 |
+//! | machine | `vbmi` (`vpermi2b` byte tables, 128 blocks) | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
+//! |---|---|---|---|---|
+//! | Intel Xeon (reference machine, AVX512-FP16) | not measured | 2.8 (2.68 in issue 20) | 4.3 | 6.7 |
+//! | AMD Zen 4 (EPYC, family 25 model 17) | 1.9 | 6.6 | 7.0 | 6.3 |
 //!
-//! (Zen 4: `cargo run --release -p speed --bin auto cast5`, 2026-12-05.)
+//! (Zen 4: `cargo run --release -p speed --bin auto -- 8192 cast5`, 2026-12-05 for the
+//! gather rows, again with `vbmi` on its branch: medians 1.87–1.97, 6.29–6.41, 6.59–6.79,
+//! 7.01–7.10.)
 //!
 //! Every path does 64 S-box look-ups per block; the scalar one also spends ~10 ALU
 //! instructions per look-up-round on the general registers, the gathers spread the
 //! address arithmetic over 8 or 16 lanes. `avx512` runs at the gather throughput (~6
 //! cycles per 16-lane gather).
+//!
+//! `vbmi` is also ahead of `avx512` on the Intel CPUs with fast gathers, unmeasured there,
+//! for two reasons: it is constant-time in its passes, and its instruction count predicts
+//! it no slower. A round of 64 blocks issues ~72 shuffles (`vpermi2b`, `vpunpck*`),
+//! which on Intel run only on port 5 at one per cycle, and ~45 other vector operations
+//! for port 0: ~72 core cycles a round, 16 rounds per 512 bytes, ~2.3 core cycles per byte
+//! against `avx512`'s 2.68 TSC cycles per byte there (Intel cores run at or above the TSC
+//! clock). If a measurement there says otherwise, moving the `vbmi` row below `avx512`
+//! keeps it first on the `slow-gather` CPUs and gives `avx512` back to Intel's fast ones.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
@@ -38,6 +49,12 @@ mod avx2;
 #[clippy::msrv = "1.89"]
 mod avx512;
 mod soft;
+#[cfg(all(
+    any(target_arch = "x86", target_arch = "x86_64"),
+    simdcrypt_rustc = "1.89"
+))]
+#[clippy::msrv = "1.89"]
+mod vbmi;
 
 pub(crate) use soft::Keys;
 
@@ -52,6 +69,16 @@ simdcrypt_dispatch::backends! {
     crate: "cast5", cfg: cast5_backend;
     /// Portable Rust, every target: four blocks interleaved.
     "soft" => Soft;
+    /// AVX-512 VBMI: S-boxes as byte tables in `vpermi2b`, 128 blocks per pass, no
+    /// memory access indexed by data. From 24 blocks (a padded 64-block pass costs what
+    /// `soft` takes for 24: Zen 4, 1323 against 1304 TSC cycles); shorter calls and rests
+    /// run `soft`.
+    "vbmi" => Vbmi {
+        arch: ["x86", "x86_64"],
+        needs: ["avx512f", "avx512bw", "avx512vbmi"],
+        blocks: 24,
+        rustc: "1.89",
+    }
     /// AVX-512: `vpgatherdd zmm` S-box look-ups and `vprolvd`, 64 blocks in flight.
     "avx512" => Avx512 {
         arch: ["x86", "x86_64"],
@@ -86,6 +113,12 @@ impl Backend {
             ))]
             // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
             Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            // SAFETY: the token proves the CPU has the target features of `vbmi::encrypt`.
+            Backend::Vbmi(_) => unsafe { vbmi::encrypt(k, f) },
         }
     }
 
@@ -106,6 +139,12 @@ impl Backend {
             ))]
             // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
             Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            // SAFETY: the token proves the CPU has the target features of `vbmi::decrypt`.
+            Backend::Vbmi(_) => unsafe { vbmi::decrypt(k, f) },
         }
     }
 }

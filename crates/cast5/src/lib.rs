@@ -15,43 +15,61 @@
 //! Chosen once per key at construction: the one forced by `--cfg cast5_backend="…"`,
 //! else the best this CPU supports (first in the table that it has), except that CPUs
 //! where gathers are slow (every x86 CPU but Intel's with AVX512-FP16, the
-//! `slow-gather` class of `simdcrypt_dispatch::CLASSES`) run `soft`.
+//! `slow-gather` class of `simdcrypt_dispatch::CLASSES`) skip the gather backends.
 //!
-//! | backend | cfg value | CPU | blocks in flight |
-//! |---|---|---|---|
-//! | AVX-512 `vpgatherdd zmm` + `vprolvd` | `cast5_backend="avx512"` | x86/x86-64 with AVX2 and AVX-512F | 64 |
-//! | AVX2 `vpgatherdd ymm` | `cast5_backend="avx2"` | x86/x86-64 with AVX2 | 16 |
-//! | portable Rust, interleaved | `cast5_backend="soft"` | every target (also 32-bit and big-endian) | 4 |
+//! | backend | cfg value | CPU | blocks in flight | constant time |
+//! |---|---|---|---|---|
+//! | AVX-512 VBMI, S-boxes as byte tables in `vpermi2b` | `cast5_backend="vbmi"` | x86/x86-64 with AVX-512F, BW and VBMI | 128 | yes, for its passes (≥ 24 blocks, see [Security](#security)) |
+//! | AVX-512 `vpgatherdd zmm` + `vprolvd` | `cast5_backend="avx512"` | x86/x86-64 with AVX2 and AVX-512F | 64 | no |
+//! | AVX2 `vpgatherdd ymm` | `cast5_backend="avx2"` | x86/x86-64 with AVX2 | 16 | no |
+//! | portable Rust, interleaved | `cast5_backend="soft"` | every target (also 32-bit and big-endian) | 4 | no |
+//!
+//! So `vbmi` runs wherever AVX-512 VBMI is present (AMD Zen 4 and later, Intel Ice Lake
+//! and later), `avx512` and `avx2` on Intel CPUs with fast gathers but no VBMI (none
+//! known: every AVX512-FP16 core has VBMI; they stay for forcing and comparison), and
+//! `soft` everywhere else.
 //!
 //! The SIMD backends run many blocks at once (one block per 32-bit lane) and matter for
 //! the modes that can: ECB, CTR and CBC decryption. A lone block (CBC encryption,
 //! `encrypt_block`) always runs the portable one-block code, arranged for a short
 //! dependency chain from one round to the next (that chain is all that CBC encryption
 //! waits for). The wide backends hand the blocks that do not fill a batch to the narrower
-//! paths (`zmm` → `ymm` → portable).
+//! paths (`zmm` → `ymm` → portable; `vbmi` pads a rest of 24 blocks or more to a pass and
+//! gives shorter ones, and calls of fewer than 24 blocks, to the portable code).
 //!
-//! Measured on the reference machine (Intel Xeon with AVX-512, 8 KiB, 16-byte key, TSC
-//! cycles per byte, one interleaved run): ECB 2.8 (`avx512`), 4.3 (`avx2`), 6.7 (`soft`)
-//! against 12.5 for RustCrypto's cast5 0.12.0 and 17.2 for OpenSSL 3; CTR 3.0 against
-//! 15.9; CBC decryption 2.9 against 16.4; CBC encryption (one block at a time) 23.1
-//! against 25.9 and OpenSSL's 21.9 (modes through the published `ctr` 0.10 and `cbc`
-//! 0.2). `cargo bench -p cast5@0.12.1` repeats the comparison with RustCrypto's crate.
+//! Measured on AMD Zen 4 (EPYC, 8 KiB, 16-byte key, TSC cycles per byte, one interleaved
+//! run of `cargo run --release -p speed --bin auto -- 8192 cast5`): ECB 1.9 (`vbmi`),
+//! 6.3 (`soft`), 6.6 (`avx512`), 7.0 (`avx2`). On the Intel reference machine (Xeon with
+//! AVX-512, 8 KiB, 16-byte key, TSC cycles per byte, one interleaved run; `vbmi` not yet
+//! measured there): ECB 2.8 (`avx512`), 4.3 (`avx2`), 6.7 (`soft`) against 12.5 for
+//! RustCrypto's cast5 0.12.0 and 17.2 for OpenSSL 3; CTR 3.0 against 15.9; CBC
+//! decryption 2.9 against 16.4; CBC encryption (one block at a time) 23.1 against 25.9
+//! and OpenSSL's 21.9 (modes through the published `ctr` 0.10 and `cbc` 0.2). `cargo
+//! bench -p cast5@0.12.1` repeats the comparison with RustCrypto's crate.
 //!
 //! # Security
 //!
-//! **No backend is constant-time.** CAST5 is defined by four 8×32-bit S-boxes indexed
-//! by key- and data-dependent bytes; every backend looks them up in memory (`soft` with
-//! ordinary loads, `avx2` and `avx512` with `vpgatherdd`), so the addresses touched
-//! depend on secret data and can leak through the cache and other timing side channels
-//! to an attacker sharing the machine. The key schedule uses the S-boxes S5–S8 the same
-//! way. This is the same exposure as RustCrypto's `cast5` and OpenSSL's CAST5.
+//! CAST5 is defined by four 8×32-bit S-boxes indexed by key- and data-dependent bytes.
+//!
+//! **`vbmi` is constant-time in its passes**: it holds the S-boxes as 16 byte tables and
+//! looks them up with `vpermi2b` (register permutes); the only memory it reads besides
+//! the blocks are those tables, whole, at fixed addresses, and it has no branch on
+//! secret data. What it hands to the portable code is not: calls and tails of fewer than
+//! 24 blocks, single blocks (`encrypt_block`, CBC encryption) and the key schedule.
+//!
+//! **The other backends are not constant-time.** They look the S-boxes up in memory
+//! (`soft` with ordinary loads, `avx2` and `avx512` with `vpgatherdd`), so the addresses
+//! touched depend on secret data and can leak through the cache and other timing side
+//! channels to an attacker sharing the machine. The key schedule uses the S-boxes S5–S8
+//! the same way, on every backend. This is the same exposure as RustCrypto's `cast5` and
+//! OpenSSL's CAST5.
 //!
 //! With the `zeroize` feature, the key schedule is overwritten with zeros on drop (and the
 //! temporaries of the key schedule before it returns).
 //!
 //! # Configuration
 //!
-//! `--cfg cast5_backend="soft"`, `"avx2"` or `"avx512"`: use that backend instead of
+//! `--cfg cast5_backend="soft"`, `"avx2"`, `"avx512"` or `"vbmi"`: use that backend instead of
 //! detecting one. Every backend stays compiled; a forced backend the CPU lacks panics with
 //! a clear message at key setup. Set it with `RUSTFLAGS` (e.g.
 //! `RUSTFLAGS='--cfg cast5_backend="soft"'`) or in `.cargo/config.toml`.
