@@ -169,7 +169,9 @@ fn scan(bin: &std::path::Path) -> Result {
         let prefixes: Vec<&str> = prefixes.split(',').collect();
         let r = ctscan::scan(&funcs, &prefixes, regs);
         let control = name.starts_with("leaky-");
+        let known = cols.next().unwrap_or("");
         let verdict = match (r.functions, r.findings.is_empty(), control) {
+            (n, false, false) if n > 0 && !known.is_empty() => "known (below)",
             (0, _, false) if prefixes == [""] => "not checked (no out-of-line code)",
             (0, _, _) => {
                 bad.push(format!(
@@ -195,10 +197,21 @@ fn scan(bin: &std::path::Path) -> Result {
             r.insns,
             r.findings.len()
         );
-        for f in r.findings.iter().take(if control { 2 } else { 8 }) {
+        // Per function: how many findings, and the first.
+        let mut per: Vec<(&str, usize, &ctscan::Finding)> = Vec::new();
+        for f in &r.findings {
+            match per.last_mut() {
+                Some((n, c, _)) if *n == f.function => *c += 1,
+                _ => per.push((&f.function, 1, f)),
+            }
+        }
+        if !known.is_empty() && !r.findings.is_empty() {
+            println!("      known: {known}");
+        }
+        for (func, count, f) in per.iter().take(if control { 1 } else { 6 }) {
             println!(
-                "      {:x} {}: {}  ({})",
-                f.addr, f.function, f.what, f.text
+                "      {func}: {count} findings, first at {:x}: {}  ({})",
+                f.addr, f.what, f.text
             );
         }
     }

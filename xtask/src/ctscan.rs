@@ -19,8 +19,10 @@
 //!   analysed function passes tainted registers: those are tainted at the callee's entry.
 //! - **Propagation.** Through every register write (the destination is tainted if a
 //!   source is; zeroing idioms and immediates are public), the flags, stack slots
-//!   (`[rsp+d]`/`[rbp+d]`, per slot) and calls (results and caller-saved registers are
-//!   tainted when an argument was).
+//!   (`[rsp+d]`/`[rbp+d]`: a slot this function wrote holds what it wrote; every other
+//!   stack word, such as arrays written through an index or by `memcpy`, is secret once any
+//!   secret went to the stack that way) and calls (results and caller-saved registers are
+//!   tainted when an argument register was).
 //! - **Findings.** A conditional jump on tainted flags, an indirect jump or call through a
 //!   tainted register, any memory operand whose base or index register is tainted (a
 //!   secret-indexed table load or store; `vpgather*` counts through its index register),
@@ -463,7 +465,14 @@ fn analyse(
                         let value = if mm.rip {
                             false
                         } else if let Some(s) = &mm.slot {
-                            st.contains(s) || st.contains("stack*")
+                            // A spill slot written here holds what was written; any other
+                            // stack word may be part of an array written through an index
+                            // or by a call (`memcpy`), tracked as one `stack*` taint.
+                            if st.contains(&format!("w:{s}")) {
+                                st.contains(s)
+                            } else {
+                                st.contains("stack*")
+                            }
                         } else if mm.regs.first().is_some_and(|b| b == "rsp" || b == "rbp") {
                             st.contains("stack*") || st.iter().any(|s| s.starts_with("s:"))
                         } else {
@@ -539,7 +548,7 @@ fn analyse(
                 {
                     calls.push((a, args.clone()));
                 }
-                let tainted = !args.is_empty() || st.contains("stack*");
+                let tainted = !args.is_empty();
                 for r in CALLER_SAVED {
                     if tainted {
                         st.insert((*r).to_string());
@@ -589,6 +598,7 @@ fn analyse(
                 if let Some(mm) = &dest_mem {
                     match &mm.slot {
                         Some(s) => {
+                            st.insert(format!("w:{s}"));
                             if src {
                                 st.insert(s.clone());
                             } else {

@@ -386,7 +386,7 @@ fn time(args: &[&str]) -> ExitCode {
 }
 
 /// `ct code`: one line per target and control for the static check:
-/// `name<TAB>vector|scalar|scalar64<TAB>prefix,prefix…` (controls' names start with `leaky-`).
+/// `name<TAB>vector|scalar|scalar64<TAB>prefix,prefix…<TAB>known findings` (controls' names start with `leaky-`).
 fn code() -> ExitCode {
     for t in timed::leaky::CONTROLS.iter().chain(timed::TIMED) {
         let regs = match t.regs {
@@ -394,7 +394,7 @@ fn code() -> ExitCode {
             timed::Regs::Scalar => "scalar",
             timed::Regs::Scalar64 => "scalar64",
         };
-        println!("{}\t{regs}\t{}", t.name, t.code.join(","));
+        println!("{}\t{regs}\t{}\t{}", t.name, t.code.join(","), t.known);
     }
     ExitCode::SUCCESS
 }
