@@ -179,6 +179,9 @@ impl Acc {
 
 /// Takes `n` measurements of `m` (seeded by `seed`) and runs the tests.
 pub fn run(m: &mut dyn Measure, n: usize, seed: u64) -> Outcome {
+    // A pause first, so the power and clock state the previous run (often AVX-512 at
+    // full tilt) left behind has settled before this one starts.
+    std::thread::sleep(std::time::Duration::from_millis(250));
     let mut rng = Rng::new(seed);
     let mut samples: Vec<(u64, usize)> = Vec::with_capacity(n);
     for i in 0..n + n / 10 {

@@ -257,10 +257,15 @@ fn leaky_toy() {
 /// |t| above which a run is suspect (the paper's threshold): the target is rerun.
 const THRESHOLD: f64 = 4.5;
 /// |t| above which a run counts as a leak, for the pass/fail of the targets and the
-/// controls alike. Larger than the paper's 4.5 because this machine (2 vCPUs under KVM,
-/// shared with other builds) gives constant-time code runs of |t| 5–15 now and then
-/// (see `cargo xtask ct`'s docs); the leaky controls give |t| in the hundreds.
-const LEAK: f64 = 10.0;
+/// controls alike. Far above the paper's 4.5 because of this machine (2 vCPUs under KVM,
+/// shared with other engineers' builds): under load, constant-time code such as `sha1`'s
+/// portable compression (additions, rotations, logic) gives |t| of 10–30 in a full run
+/// and about 1 when run alone, an effect of the clock and power state (fixed input
+/// toggles fewer bits than random input, and a power-limited core's clock follows its
+/// power: Hertzbleed, 2022) or of the scheduler, not of the code. The leaky controls give
+/// |t| of 150–1400 with the same measurements, so a bound of 50 keeps a 3× margin below
+/// the weakest of them.
+const LEAK: f64 = 50.0;
 /// Measurements per run: `ct time` (CI) and `ct time --long`.
 const SHORT: usize = 20_000;
 const LONG: usize = 200_000;
