@@ -34,6 +34,10 @@
 //! its data flow is reported, wherever it is. The analysis is intra-procedural with entry
 //! taint from analysed callers; it does not follow calls into code outside the target
 //! (`memcpy`, the allocator), which handle public lengths only.
+//!
+//! For work on a backend: `XTASK_CT_ONLY=static cargo xtask ct` runs only this check, and
+//! `XTASK_CT_TRACE=<part of a function name>` prints each instruction of the matching
+//! functions with the taint after it.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -459,8 +463,9 @@ fn analyse(
                         && !matches!(m, "cmp" | "test" | "push")
                         && !m.starts_with('j')
                         && m != "call";
-                    let loads = !(m == "lea" || m.starts_with("prefetch"))
-                        && !(is_dest && pure_write(m, &x.ops));
+                    let loads = !(m == "lea"
+                        || m.starts_with("prefetch")
+                        || is_dest && pure_write(m, &x.ops));
                     if loads {
                         let value = if mm.rip {
                             false
