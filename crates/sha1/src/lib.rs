@@ -77,8 +77,8 @@
 //! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret: the compression of
 //! `soft`, `avx2` and `shani` and the multi-buffer hashing of `avx2` and `avx512` pass the
 //! timing test (dudect, fixed vs random data) and the disassembly scan (no
-//! secret-dependent branch or address, no table load); `soft`, `avx2` and `shani` also
-//! valgrind memcheck (`shani` is skipped where valgrind cannot run SHA-NI).
+//! secret-dependent branch or address, no table load); `soft` and `avx2` also valgrind
+//! memcheck (valgrind cannot run SHA-NI).
 //!
 //! # Configuration
 //!
