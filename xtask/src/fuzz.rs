@@ -1,6 +1,8 @@
 //! `cargo xtask fuzz [--seconds N] [TARGET...]`: every cargo-fuzz target of `fuzz/`
 //! (one per crate family, each comparing ours with the RustCrypto release, or with
-//! libxcrypt for `des-crypt`) for N seconds, under AddressSanitizer. A crash, a panic
+//! libxcrypt for `des-crypt`; `libcrypt`, the C ABI of `simdcrypt-libcrypt` called from
+//! Rust; `dispatch`, short calls through every backend against `soft`) for N seconds,
+//! under AddressSanitizer. A crash, a panic
 //! (every mismatch panics) or a leak fails the run, and the input that shows it is
 //! named. Each target keeps its corpus in `fuzz/corpus/<target>` (not committed), so
 //! later runs start where earlier ones stopped.

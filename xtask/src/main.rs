@@ -16,6 +16,7 @@ mod ci;
 mod cpu;
 mod cross;
 mod ct;
+mod ctscan;
 mod dropin;
 mod figures;
 mod fuzz;
@@ -77,8 +78,12 @@ commands:
                              with a stamp (machine, date, command); --no-measure only
                              rewrites from the committed JSON; --check measures nothing
                              and fails if a table differs from its JSON (tidy checks it)
-  ct                         constant-time check: each constant-time backend under
-                             valgrind memcheck with its secrets marked undefined
+  ct [--long]                constant-time checks of every constant-time backend:
+                             valgrind memcheck with secrets marked undefined, a taint
+                             analysis of the release disassembly (objdump) for secret
+                             branches and indices, and dudect's timing t-test (20 000
+                             measurements a target; --long: 200 000); leaky controls
+                             must fail each
   fuzz [--seconds N] [TARGET...]
                              every cargo-fuzz target of fuzz/ (or the TARGETs) for N
                              seconds (default 60) under ASan; fails on a crash or a
@@ -276,8 +281,9 @@ fn run(args: Vec<String>) -> Result {
             figures::run(&root(), check, measure)
         }
         "ct" => {
+            let long = args.flag("--long");
             args.finish()?;
-            ct::run(&load()?)
+            ct::run(&load()?, long)
         }
         "fuzz" => {
             let seconds = match args.value(&["--seconds"])? {

@@ -47,6 +47,11 @@
 //!   two more with 192- and 256-bit keys) blocks,
 //!   and the key schedule — use the `soft` code and are not.
 //!
+//! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret, whole batches:
+//! `gfni_avx512`, `gfni_avx2` and `aesni_avx2` pass the timing test (dudect, fixed vs
+//! random data) and the disassembly scan (no secret-dependent branch or address, no table
+//! load); `aesni_avx2` also valgrind memcheck.
+//!
 //! With the `zeroize` feature, the subkeys are overwritten with zeros on drop (and the
 //! SIMD backends' broadcast copies of them at the end of each call).
 //!

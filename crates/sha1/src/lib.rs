@@ -74,6 +74,12 @@
 //! additions, rotations by constant amounts and bitwise logic, with no data-dependent
 //! branches or table lookups. (That does not make SHA-1 secure; see above.)
 //!
+//! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret: the compression of
+//! `soft`, `avx2` and `shani` and the multi-buffer hashing of `avx2` and `avx512` pass the
+//! timing test (dudect, fixed vs random data) and the disassembly scan (no
+//! secret-dependent branch or address, no table load); `soft` and `avx2` also valgrind
+//! memcheck (valgrind cannot run SHA-NI).
+//!
 //! # Configuration
 //!
 //! The backend can be forced at build time, mainly for testing:
