@@ -45,10 +45,13 @@
 //! **No backend is constant-time.** Blowfish's S-boxes are key-dependent tables indexed
 //! by bytes of the secret state: the portable code loads `S[i][x]` with `x` secret, and
 //! the `avx2`/`avx512` backends gather from the same tables with secret indices (gathers
-//! touch one cache line per lane, just like scalar loads). `vbmi`'s passes of 40 to 64
-//! blocks read every table whole and branch only on the block count, but the same
-//! cipher runs single blocks, short calls, CBC encryption and the key schedule on the
-//! portable code, so it is not constant-time as a whole. An attacker who shares the
+//! touch one cache line per lane, just like scalar loads). `vbmi`'s passes (64 or 128
+//! blocks, or a padded rest of 40 or more) read every table whole and branch only on
+//! the block count; `cargo xtask ct` checks them (timing test with secret data, and a
+//! disassembly scan of the pass kernel: no secret-dependent branch or address, on AMD
+//! Zen 4, issue 24). But the same cipher runs single blocks, short calls, CBC
+//! encryption and the key schedule on the portable code, so it is not constant-time as
+//! a whole. An attacker who shares the
 //! CPU's caches with the process can learn about keys and data from cache timing.
 //! RustCrypto's `blowfish` and OpenSSL's `BF_*` have the same property.
 //!

@@ -53,16 +53,16 @@
 //!   encryption) use the `soft` code on every backend.
 //! - `gfni_avx512` (detected wherever the CPU has it): constant time for bulk calls —
 //!   the S-boxes are whole `zmm` registers indexed by `vpermi2b`, the MDS products are
-//!   `gf2p8affineqb`/`gf2p8mulb`, no memory access or branch depends on data or key. But its key schedule computes the subkeys with
-//!   scalar look-ups indexed by key bytes, and blocks that do not fill a batch of 16, and
-//!   single-block calls, run the `soft` code: only the processing of whole batches of 16
-//!   blocks is protected.
+//!   `gf2p8affineqb`/`gf2p8mulb`, no memory access or branch depends on data or key.
+//!   But its key schedule computes the subkeys with scalar look-ups indexed by key
+//!   bytes, and blocks that do not fill a batch of 16, and single-block calls, run the
+//!   `soft` code: only the processing of whole batches of 16 blocks is protected.
 //!
-//! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24): `gfni_avx512`'s whole batches
-//! pass the timing test (dudect, fixed vs random data). The disassembly scan cannot
-//! separate the batch kernel from the `soft` code it inlines for shorter tails and
-//! reports that code's table look-ups (documented above); the kernel itself has not been
-//! shown table-free by the scan.
+//! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24): `gfni_avx512`'s 64-block passes
+//! pass the timing test (dudect, fixed vs random data), and the disassembly scan finds
+//! no secret-dependent branch or address in the byte-sliced kernel (`pass`, kept out of
+//! line for that). The word-per-lane code that runs leftovers of 16 to 36 blocks has no
+//! target of its own in either check.
 //!
 //! RustCrypto's `twofish` 0.8.0 computes the S-boxes on the fly with data-dependent
 //! indexing into small tables, so it is not constant time either.

@@ -510,11 +510,10 @@ pub const TIMED: &[Timed] = &[
         BLOCKS,
         Vector
     ),
-    // Twofish: only `gfni_avx512`'s whole batches of 16 (its key schedule is not).
+    // Twofish: only `gfni_avx512`'s whole passes (its key schedule is not constant-time,
+    // and leftovers of fewer than 16 blocks run the table code): the byte-sliced kernel.
     Timed {
-        known: "run_blocks inlines the documented table-based soft code for the blocks that \
-                do not fill a batch of 16 (its 4 KiB key-dependent tables at +0x0..+0xc00); \
-                the batch kernel is in the same function",
+        code: &["twofish::backends::gfni_avx512::pass$"],
         ..cipher!(
             "twofish-gfni_avx512",
             "data",
@@ -523,6 +522,36 @@ pub const TIMED: &[Timed] = &[
             twofish_with,
             32,
             64,
+            Vector
+        )
+    },
+    // Blowfish and CAST5: the `vbmi` passes only (the ciphers' key schedules, single
+    // blocks and short calls run table code): data secret, whole passes of 128 blocks.
+    Timed {
+        name: "blowfish-vbmi",
+        secret: "data",
+        code: &["blowfish::backends::vbmi::pass$"],
+        regs: Regs::Vector,
+        known: "",
+        make: || {
+            if !blowfish::__backends::available("vbmi") {
+                return Err("vbmi");
+            }
+            let make: fn(&[u8]) -> blowfish::Blowfish =
+                |k| blowfish::__backends::blowfish_with("vbmi", k);
+            Ok(CipherM::new(make, 16, false, 128))
+        },
+    },
+    Timed {
+        code: &["cast5::backends::vbmi::pass$"],
+        ..cipher!(
+            "cast5-vbmi",
+            "data",
+            cast5,
+            "vbmi",
+            cast5_with,
+            16,
+            128,
             Vector
         )
     },

@@ -385,8 +385,12 @@ fn decrypt_words(kk: &Keys<'_>, x: [Word; 4]) -> [Word; 4] {
     core::array::from_fn(|i| xor_key(s[i], k[i]))
 }
 
-/// The first 64 blocks of `blocks` through the cipher into `out`.
-#[inline]
+/// The first 64 blocks of `blocks` through the cipher, as sixteen registers.
+///
+/// Not inlined: `cargo xtask ct` checks this function's code for secret-dependent
+/// branches and addresses, apart from the table code that short leftovers run (a call
+/// per 64 blocks costs nothing measurable).
+#[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
 fn pass(k: &Keys<'_>, blocks: &[Block], enc: bool) -> [__m512i; 16] {
     let p = blocks[..64].as_ptr().cast::<__m512i>();
