@@ -12,6 +12,10 @@
 //!   (rustup's toolchain here has only the host's std) and the cross linkers
 //!   `gcc-aarch64-linux-gnu`, `gcc-i686-linux-gnu` with their static C libraries
 //!   `libc6-dev-arm64-cross`, `libc6-dev-i386-cross` (see `cross::debian_missing`);
+//! - on Debian 12 x86_64 hosts, qemu-user 10 from bookworm-backports unpacked into
+//!   `<target>/qemu10` for the CPU ladder (Debian 12's qemu-user 7.2 miscomputes AVX2
+//!   `vpgatherdd`; see `ci::QEMU_SKIPS`), fetched with a private apt state so the system's
+//!   sources, lists and packages stay as they are;
 //! - rustup components `rustfmt` and `clippy`;
 //! - `cargo-semver-checks` (`cargo install --locked`, ~7 minutes on 2 cores);
 //! - the nightly toolchain (rustup, minimal profile) and `cargo-fuzz` for the fuzz step.
@@ -22,6 +26,7 @@ use crate::util::{Cmd, Result, dry_run, is_root, which};
 
 pub fn run() -> Result {
     apt_packages()?;
+    qemu10()?;
     components()?;
     semver_checks()?;
     fuzzing()
@@ -151,6 +156,86 @@ fn apt_packages() -> Result {
     if !dry_run() && cfg!(target_arch = "x86_64") && which("qemu-x86_64").is_none() {
         return Err("setup: qemu-user is installed but qemu-x86_64 is not on PATH".into());
     }
+    Ok(())
+}
+
+/// The bookworm-backports suite that carries qemu 10 for Debian 12.
+const BACKPORTS: &str = "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
+                         http://deb.debian.org/debian bookworm-backports main";
+
+/// qemu-user 10 for the CPU ladder, on Debian 12 x86_64 hosts whose `qemu-x86_64` is
+/// older: `apt-get download qemu-user/bookworm-backports` (static binaries) with its own
+/// sources, lists and cache in a scratch directory, then its `qemu-x86_64` into
+/// [`crate::ci::qemu10_dir`], where `ci::ladder_qemu` finds it. Nothing is installed
+/// system-wide; `$SIMDCRYPT_QEMU_X86_64` overrides the choice.
+fn qemu10() -> Result {
+    let bookworm = std::fs::read_to_string("/etc/os-release")
+        .is_ok_and(|r| r.lines().any(|l| l == "VERSION_CODENAME=bookworm"));
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64") && bookworm) {
+        return Ok(());
+    }
+    let dir = crate::ci::qemu10_dir();
+    let bin = dir.join("usr/bin/qemu-x86_64");
+    let system = Cmd::new("qemu-x86_64").arg("--version").output_any();
+    if bin.is_file() || system.is_ok_and(|v| crate::ci::qemu_major(&v) >= Some(10)) {
+        println!("setup: qemu-x86_64 10 present");
+        return Ok(());
+    }
+    println!(
+        "setup: qemu-user 10 from bookworm-backports into {}",
+        dir.display()
+    );
+    if dry_run() {
+        return Ok(());
+    }
+    let tmp = env::temp_dir().join(format!("simdcrypt-qemu10-{}", std::process::id()));
+    for d in ["lists/partial", "cache/archives/partial"] {
+        std::fs::create_dir_all(tmp.join(d)).map_err(|e| format!("setup: {e}"))?;
+    }
+    let list = tmp.join("sources.list");
+    std::fs::write(&list, format!("{BACKPORTS}\n")).map_err(|e| format!("setup: {e}"))?;
+    let opts = [
+        format!("Dir::Etc::sourcelist={}", list.display()),
+        "Dir::Etc::sourceparts=-".into(),
+        format!("Dir::State::Lists={}", tmp.join("lists").display()),
+        format!("Dir::Cache={}", tmp.join("cache").display()),
+    ];
+    let apt = |args: &[&str]| {
+        let mut c = Cmd::new("apt-get").dir(&tmp);
+        for o in &opts {
+            c = c.args(["-o", o]);
+        }
+        c.args(args.iter().copied())
+    };
+    let done = apt(&["update"])
+        .run()
+        .and_then(|()| apt(&["download", "qemu-user/bookworm-backports"]).run())
+        .and_then(|()| {
+            let deb = crate::util::files_with_suffix(&tmp, ".deb")
+                .pop()
+                .ok_or("apt-get download left no .deb")?;
+            // Only `qemu-x86_64` (static-pie) out of the package's 370 MB of emulators.
+            std::fs::create_dir_all(&dir).map_err(|e| format!("setup: {e}"))?;
+            Cmd::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "dpkg-deb --fsys-tarfile {} | tar -x -C {} ./usr/bin/qemu-x86_64",
+                    crate::util::shell_quote(&deb.display().to_string()),
+                    crate::util::shell_quote(&dir.display().to_string())
+                ))
+                .run()
+        });
+    let _ = std::fs::remove_dir_all(&tmp);
+    done?;
+    println!(
+        "setup: {}",
+        Cmd::new(bin.display().to_string())
+            .arg("--version")
+            .output_any()?
+            .lines()
+            .next()
+            .unwrap_or("")
+    );
     Ok(())
 }
 
