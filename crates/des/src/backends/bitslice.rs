@@ -16,6 +16,12 @@
 
 mod sboxes;
 
+/// The recorded circuits' format, checker and emitter (`tools/sboxes/`), for the test
+/// that pins `sboxes.rs` to them.
+#[cfg(test)]
+#[path = "../../tools/sboxes/circuits.rs"]
+mod circuits;
+
 use super::soft::{Ks, P, key_bit};
 use crate::Block;
 
@@ -463,6 +469,45 @@ mod tests {
                 let ks = [soft::key_schedule(u64::from_be_bytes((*k).into()))];
                 let want = soft::crypt_salted(&ks[0], 0, count, false, 0);
                 assert_eq!(u64::from_le_bytes((*o).into()), want, "count {count}");
+            }
+        }
+    }
+
+    /// Every recorded circuit (`tools/sboxes/circuits.txt`) computes its S-box on all 64
+    /// inputs, and `sboxes.rs` is exactly what the emitter makes of them: the search's
+    /// output, the DES tables and the compiled networks cannot drift apart.
+    #[test]
+    fn sboxes_are_the_recorded_circuits() {
+        let desc = include_str!("../../tools/sboxes/circuits.txt");
+        let cs = circuits::parse_desc(desc).expect("well-formed circuits.txt");
+        assert_eq!(cs.len(), 16, "one lut3 and one gate2 circuit per S-box");
+        for c in &cs {
+            if let Err(e) = c.check(&soft::SBOXES[c.sbox - 1]) {
+                panic!("{e}");
+            }
+        }
+        let want = circuits::emit(&cs).expect("one circuit of each kind per S-box");
+        assert!(
+            want == include_str!("bitslice/sboxes.rs"),
+            "src/backends/bitslice/sboxes.rs is not the emitter's output: regenerate it \
+             (tools/sboxes/README.md)"
+        );
+    }
+
+    /// The exhaustive check itself catches a wrong gate.
+    #[test]
+    fn circuit_check_rejects_a_wrong_gate() {
+        let desc = include_str!("../../tools/sboxes/circuits.txt");
+        let mut cs = circuits::parse_desc(desc).unwrap();
+        for c in &mut cs {
+            let mut swapped = c.clone();
+            swapped.outs.swap(0, 1);
+            assert!(swapped.check(&soft::SBOXES[c.sbox - 1]).is_err(), "S{}", c.sbox);
+            // The last gate feeds an output (the circuits hold no dead gates).
+            let last = c.gates.len() - 1;
+            if let circuits::Op::Lut(imm) = c.gates[last].op {
+                c.gates[last].op = circuits::Op::Lut(!imm);
+                assert!(c.check(&soft::SBOXES[c.sbox - 1]).is_err(), "S{}", c.sbox);
             }
         }
     }
