@@ -535,7 +535,11 @@ mod tests {
         for c in &mut cs {
             let mut swapped = c.clone();
             swapped.outs.swap(0, 1);
-            assert!(swapped.check(&soft::SBOXES[c.sbox - 1]).is_err(), "S{}", c.sbox);
+            assert!(
+                swapped.check(&soft::SBOXES[c.sbox - 1]).is_err(),
+                "S{}",
+                c.sbox
+            );
             // The last gate feeds an output (the circuits hold no dead gates).
             let last = c.gates.len() - 1;
             if let circuits::Op::Lut(imm) = c.gates[last].op {
