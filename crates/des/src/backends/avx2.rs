@@ -1,6 +1,6 @@
-//! Bitsliced DES on AVX2: 256 blocks per batch in `ymm` registers, with the S-box
-//! networks of `bitslice/sboxes.rs` lowered to AND/OR/XOR/ANDN (AVX2 has no three-input
-//! gate) and the 64×64 transpose as swap-moves.
+//! Bitsliced DES on AVX2: 256 blocks per batch in `ymm` registers, with the two-input
+//! S-box networks of `bitslice/sboxes.rs` (AND/OR/XOR/ANDN, one instruction each: AVX2 has
+//! no three-input gate) and the 64×64 transpose as swap-moves.
 //!
 //! Constant time for the batches: only bitwise operations and shifts by constants. Blocks
 //! the batches do not take (fewer than [`MIN_BATCH`], single blocks) go to the
