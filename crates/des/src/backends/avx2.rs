@@ -121,8 +121,8 @@ impl Gates for Y {
 /// type, direction and mode that uses it).
 #[inline(never)]
 #[target_feature(enable = "avx2")]
-fn batch_y(inp: &[Block], out: &mut [Block], m: &[Masks]) {
-    bitslice::batch::<Y>(inp, out, m, m.len() / 16);
+fn batch_y(buf: InOutBuf<'_, '_, Block>, m: &[Masks]) {
+    bitslice::batch::<Y>(buf, m, m.len() / 16);
 }
 
 /// Fewest tail blocks worth a padded 256-block batch; fewer go to `soft` (break-even
@@ -142,9 +142,8 @@ fn run<const P: usize>(
     let n = buf.len();
     let mut at = 0;
     while n - at >= 256 {
-        let mut chunk = buf.reborrow().split_at(at).1.split_at(256).0;
-        let inp: [Block; 256] = core::array::from_fn(|i| chunk.get_in()[i]);
-        batch_y(&inp, chunk.get_out(), m);
+        // In place or not: the batch reads all input before it writes.
+        batch_y(buf.reborrow().split_at(at).1.split_at(256).0, m);
         at += 256;
     }
     let rem = n - at;
@@ -157,9 +156,8 @@ fn run<const P: usize>(
     }
     let mut tmp = [Block::default(); 256];
     tmp[..rem].copy_from_slice(tail.get_in());
-    let mut res = [Block::default(); 256];
-    batch_y(&tmp, &mut res, m);
-    tail.get_out().copy_from_slice(&res[..rem]);
+    batch_y((&mut tmp[..]).into(), m);
+    tail.get_out().copy_from_slice(&tmp[..rem]);
 }
 
 /// `des-crypt`'s batch: `count` salted DES encryptions of the zero block under 256

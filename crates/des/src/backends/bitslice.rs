@@ -24,6 +24,7 @@ mod circuits;
 
 use super::soft::{Ks, P, key_bit};
 use crate::Block;
+use cipher::inout::InOutBuf;
 
 /// A register of bit planes and the operations the networks need.
 pub(crate) trait Gates: Copy {
@@ -281,13 +282,17 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
     }
 }
 
-/// Encrypts (or decrypts: the masks decide) `64 · LANES` blocks from `inp` into `out`
-/// with `passes` (1 or 3) DES passes, through the standard E.
+/// Encrypts (or decrypts: the masks decide) the `64 · LANES` blocks of `buf` with
+/// `passes` (1 or 3) DES passes, through the standard E. In place or not: every block
+/// is loaded before any is stored, so the input needs no copy.
 #[inline(always)]
-pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks], passes: usize) {
+pub(crate) fn batch<V: Gates>(mut buf: InOutBuf<'_, '_, Block>, masks: &[Masks], passes: usize) {
     let w = V::LANES;
-    debug_assert!(passes % 2 == 1 && inp.len() == 64 * w && out.len() == 64 * w);
-    let mut x: [V; 64] = core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]));
+    debug_assert!(passes % 2 == 1 && buf.len() == 64 * w);
+    let mut x: [V; 64] = {
+        let inp = buf.get_in();
+        core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]))
+    };
     transpose(&mut x);
     let mut st: [V; 64] = core::array::from_fn(|k| x[PLANE[k] as usize]);
     des_core(&mut st, masks, passes, &E_IX);
@@ -296,6 +301,7 @@ pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks],
         x[PLANE[k] as usize] = st[(k + 32) % 64];
     }
     transpose(&mut x);
+    let out = buf.get_out();
     for (j, v) in x.into_iter().enumerate() {
         v.store(&mut out[w * j..w * j + w]);
     }
@@ -452,14 +458,14 @@ mod tests {
                     masks(&ks[k], dec, &mut m[16 * p..16 * p + 16]);
                 }
                 let mut out = vec![Block::default(); 64];
-                batch::<W<T>>(&inp, &mut out, &m, 3);
+                batch::<W<T>>(InOutBuf::new(&inp, &mut out).unwrap(), &m, 3);
                 for (i, o) in inp.iter().zip(&out) {
                     let x = u64::from_le_bytes((*i).into());
                     let [y] = soft::crypt_n(&ks, &passes, [x]);
                     assert_eq!(u64::from_le_bytes((*o).into()), y);
                 }
                 let mut out1 = vec![Block::default(); 64];
-                batch::<W<T>>(&inp, &mut out1, &m[..16], 1);
+                batch::<W<T>>(InOutBuf::new(&inp, &mut out1).unwrap(), &m[..16], 1);
                 for (i, o) in inp.iter().zip(&out1) {
                     let x = u64::from_le_bytes((*i).into());
                     let [y] = soft::crypt_n(&ks, &[passes[0]], [x]);
