@@ -61,24 +61,35 @@ pub(crate) trait Gates: Copy {
     fn store(self, b: &mut [Block]);
 }
 
-/// Exchanges bit `c + s` of `a` with bit `c` of `b` wherever bit `c` of `m` is set.
+/// Exchanges bit `c + s` of `a` with bit `c` of `b` wherever bit `c` of `m` is set
+/// (`mh` is `m << s`).
 #[inline(always)]
-fn swapmove<V: Gates, const S: u32>(a: &mut V, b: &mut V, m: V) {
-    let t = if V::TERNLOG {
-        // ((a >> s) ^ b) & m
-        V::tl::<0x28>(V::shr::<S>(*a), *b, m)
+fn swapmove<V: Gates, const S: u32>(a: &mut V, b: &mut V, m: V, mh: V) {
+    if V::TERNLOG {
+        // Two independent bit selects (`0xCA`: first ? second : third), four gates
+        // instead of the XOR form's five.
+        let nb = V::tl::<0xCA>(m, V::shr::<S>(*a), *b);
+        *a = V::tl::<0xCA>(mh, V::shl::<S>(*b), *a);
+        *b = nb;
     } else {
-        V::and(V::xor(V::shr::<S>(*a), *b), m)
-    };
-    *b = V::xor(*b, t);
-    *a = V::xor(*a, V::shl::<S>(t));
+        let _ = mh;
+        let t = V::and(V::xor(V::shr::<S>(*a), *b), m);
+        *b = V::xor(*b, t);
+        *a = V::xor(*a, V::shl::<S>(t));
+    }
 }
 
-/// [`swapmove`] on registers `i < j` of `r`.
+/// [`swapmove`] on registers `i < j` of `r`, with mask `m = (mask, mask << S)`.
 #[inline(always)]
-fn swap_in<V: Gates, const S: u32>(r: &mut [V; 8], i: usize, j: usize, m: V) {
+fn swap_in<V: Gates, const S: u32>(r: &mut [V; 8], i: usize, j: usize, m: (V, V)) {
     let (lo, hi) = r.split_at_mut(j);
-    swapmove::<V, S>(&mut lo[i], &mut hi[0], m);
+    swapmove::<V, S>(&mut lo[i], &mut hi[0], m.0, m.1);
+}
+
+/// A swap-move mask and the same mask shifted left by `s`.
+#[inline(always)]
+fn masks2<V: Gates>(m: u64, s: u32) -> (V, V) {
+    (V::splat64(m), V::splat64(m << s))
 }
 
 /// Transposes the 64×64 bit matrix in each 64-bit lane of `x` (row `j` = register `j`).
@@ -91,9 +102,9 @@ fn swap_in<V: Gates, const S: u32>(r: &mut [V; 8], i: usize, j: usize, m: V) {
 /// five gates of a swap-move, were most of a transpose's time.
 #[inline(always)]
 fn transpose<V: Gates>(x: &mut [V; 64]) {
-    let m32 = V::splat64(0x0000_0000_FFFF_FFFF);
-    let m16 = V::splat64(0x0000_FFFF_0000_FFFF);
-    let m8 = V::splat64(0x00FF_00FF_00FF_00FF);
+    let m32 = masks2::<V>(0x0000_0000_FFFF_FFFF, 32);
+    let m16 = masks2::<V>(0x0000_FFFF_0000_FFFF, 16);
+    let m8 = masks2::<V>(0x00FF_00FF_00FF_00FF, 8);
     for g in 0..8 {
         let mut r: [V; 8] = core::array::from_fn(|i| x[g + 8 * i]);
         for i in 0..4 {
@@ -109,9 +120,9 @@ fn transpose<V: Gates>(x: &mut [V; 64]) {
             x[g + 8 * i] = v;
         }
     }
-    let m4 = V::splat64(0x0F0F_0F0F_0F0F_0F0F);
-    let m2 = V::splat64(0x3333_3333_3333_3333);
-    let m1 = V::splat64(0x5555_5555_5555_5555);
+    let m4 = masks2::<V>(0x0F0F_0F0F_0F0F_0F0F, 4);
+    let m2 = masks2::<V>(0x3333_3333_3333_3333, 2);
+    let m1 = masks2::<V>(0x5555_5555_5555_5555, 1);
     for g in 0..8 {
         let mut r: [V; 8] = core::array::from_fn(|i| x[8 * g + i]);
         for i in 0..4 {
