@@ -92,21 +92,28 @@ fn masks2<V: Gates>(m: u64, s: u32) -> (V, V) {
     (V::splat64(m), V::splat64(m << s))
 }
 
-/// Transposes the 64×64 bit matrix in each 64-bit lane of `x` (row `j` = register `j`).
+/// Transposes the 64×64 bit matrix in each 64-bit lane of the rows `read(j)` (row `j` =
+/// register `j`), handing row `j` of the result to `write(j, row)`; `tmp` holds the
+/// rows between the two halves.
 ///
 /// The six swap-move stages (shift `s` pairs rows `j` and `j + s`) each swap one bit of
 /// the row index with the same bit of the column index, so they commute: stages 32, 16
 /// and 8 run on each group of rows `{g, g + 8, …, g + 56}` and then stages 4, 2 and 1
 /// on each group `{8g, …, 8g + 7}`, eight registers at a time. Two passes over the 64
 /// registers instead of six: the state lives in L1, and its loads and stores, not the
-/// five gates of a swap-move, were most of a transpose's time.
+/// gates of a swap-move, were most of a transpose's time. For the same reason the
+/// loads, the stores and the plane renamings around a transpose happen in its passes.
 #[inline(always)]
-fn transpose<V: Gates>(x: &mut [V; 64]) {
+fn transpose_with<V: Gates>(
+    read: impl Fn(usize) -> V,
+    tmp: &mut [V; 64],
+    mut write: impl FnMut(usize, V),
+) {
     let m32 = masks2::<V>(0x0000_0000_FFFF_FFFF, 32);
     let m16 = masks2::<V>(0x0000_FFFF_0000_FFFF, 16);
     let m8 = masks2::<V>(0x00FF_00FF_00FF_00FF, 8);
     for g in 0..8 {
-        let mut r: [V; 8] = core::array::from_fn(|i| x[g + 8 * i]);
+        let mut r: [V; 8] = core::array::from_fn(|i| read(g + 8 * i));
         for i in 0..4 {
             swap_in::<V, 32>(&mut r, i, i + 4, m32);
         }
@@ -117,14 +124,14 @@ fn transpose<V: Gates>(x: &mut [V; 64]) {
             swap_in::<V, 8>(&mut r, i, i + 1, m8);
         }
         for (i, v) in r.into_iter().enumerate() {
-            x[g + 8 * i] = v;
+            tmp[g + 8 * i] = v;
         }
     }
     let m4 = masks2::<V>(0x0F0F_0F0F_0F0F_0F0F, 4);
     let m2 = masks2::<V>(0x3333_3333_3333_3333, 2);
     let m1 = masks2::<V>(0x5555_5555_5555_5555, 1);
     for g in 0..8 {
-        let mut r: [V; 8] = core::array::from_fn(|i| x[8 * g + i]);
+        let mut r: [V; 8] = core::array::from_fn(|i| tmp[8 * g + i]);
         for i in 0..4 {
             swap_in::<V, 4>(&mut r, i, i + 4, m4);
         }
@@ -135,9 +142,17 @@ fn transpose<V: Gates>(x: &mut [V; 64]) {
             swap_in::<V, 1>(&mut r, i, i + 1, m1);
         }
         for (i, v) in r.into_iter().enumerate() {
-            x[8 * g + i] = v;
+            write(8 * g + i, v);
         }
     }
+}
+
+/// Transposes the 64×64 bit matrix in each 64-bit lane of `x` in place.
+#[inline(always)]
+fn transpose<V: Gates>(x: &mut [V; 64]) {
+    let mut tmp = [V::zero(); 64];
+    let src = *x;
+    transpose_with(|j| src[j], &mut tmp, |j, v| x[j] = v);
 }
 
 /// FIPS 46-3 IP: bit `k + 1` of `L0‖R0` is block bit `IP[k]` (1..=64 from the MSB).
@@ -156,6 +171,17 @@ const PLANE: [u8; 64] = {
     while k < 64 {
         let n = IP[k] - 1;
         t[k] = 8 * (n / 8) + 7 - n % 8;
+        k += 1;
+    }
+    t
+};
+
+/// `PLANE_INV[PLANE[k]] == k`: which bit of `L0‖R0` a transposed plane holds.
+const PLANE_INV: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[PLANE[k] as usize] = k as u8;
         k += 1;
     }
     t
@@ -300,22 +326,24 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
 pub(crate) fn batch<V: Gates>(mut buf: InOutBuf<'_, '_, Block>, masks: &[Masks], passes: usize) {
     let w = V::LANES;
     debug_assert!(passes % 2 == 1 && buf.len() == 64 * w);
-    let mut x: [V; 64] = {
+    let mut tmp = [V::zero(); 64];
+    let mut st = [V::zero(); 64];
+    {
         let inp = buf.get_in();
-        core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]))
-    };
-    transpose(&mut x);
-    let mut st: [V; 64] = core::array::from_fn(|k| x[PLANE[k] as usize]);
+        transpose_with(
+            |j| V::load(&inp[w * j..w * j + w]),
+            &mut tmp,
+            |j, v| st[PLANE_INV[j] as usize] = v,
+        );
+    }
     des_core(&mut st, masks, passes, &E_IX);
     // The pre-output is R16‖L16: the halves trade places, and FP undoes IP.
-    for k in 0..64 {
-        x[PLANE[k] as usize] = st[(k + 32) % 64];
-    }
-    transpose(&mut x);
     let out = buf.get_out();
-    for (j, v) in x.into_iter().enumerate() {
-        v.store(&mut out[w * j..w * j + w]);
-    }
+    transpose_with(
+        |j| st[(PLANE_INV[j] as usize + 32) % 64],
+        &mut tmp,
+        |j, v| v.store(&mut out[w * j..w * j + w]),
+    );
 }
 
 /// `KEY_PLANE[r][j]`: the plane (bit of the key loaded as a little-endian `u64`) that
