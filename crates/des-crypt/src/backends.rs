@@ -23,7 +23,7 @@ mod avx512;
 mod soft;
 
 use crate::Error;
-use alloc::{string::String, vec::Vec};
+use alloc::vec::Vec;
 
 simdcrypt_dispatch::backends! {
     crate: "des-crypt", cfg: des_crypt_backend;
@@ -46,10 +46,10 @@ simdcrypt_dispatch::backends! {
 }
 
 /// [`crate::crypt_many`] on backend `b`.
-pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
+pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>, T: crate::HashOut>(
     b: Backend,
     jobs: &[(K, S)],
-) -> Vec<Result<String, Error>> {
+) -> Vec<Result<T, Error>> {
     match b {
         Backend::Soft => soft::crypt_many(jobs),
         #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
@@ -111,6 +111,20 @@ pub mod __backends {
             None => panic!("des-crypt backend `{name}` is not available on this CPU"),
         }
     }
+
+    /// [`crate::crypt_many_hashes`] on backend `name`.
+    ///
+    /// # Panics
+    /// If `name` is unknown or cannot run on this CPU.
+    pub fn crypt_many_hashes_with<K: AsRef<[u8]>, S: AsRef<str>>(
+        name: &str,
+        jobs: &[(K, S)],
+    ) -> Vec<Result<crate::CryptHash, Error>> {
+        match Backend::by_name(name) {
+            Some(b) => super::crypt_many(b, jobs),
+            None => panic!("des-crypt backend `{name}` is not available on this CPU"),
+        }
+    }
 }
 
 /// The in-process test every backend file runs: `crypt_many` on backend `name` against
@@ -119,7 +133,7 @@ pub mod __backends {
 #[cfg(test)]
 pub(crate) fn check_matches_soft(name: &str) {
     extern crate std;
-    use alloc::{format, vec::Vec};
+    use alloc::{format, string::String, vec::Vec};
     if !testkit::available(name, __backends::available(name)) {
         return;
     }
@@ -159,6 +173,12 @@ pub(crate) fn check_matches_soft(name: &str) {
         let got = __backends::crypt_many_with(name, &jobs);
         let want: Vec<_> = jobs.iter().map(|(k, s)| crate::crypt(k, s)).collect();
         assert_eq!(got, want, "backend {name}, group {group}");
+        let inline = __backends::crypt_many_hashes_with(name, &jobs);
+        let inline: Vec<_> = inline
+            .iter()
+            .map(|r| r.map(|h| String::from(h.as_str())))
+            .collect();
+        assert_eq!(inline, want, "backend {name}, group {group}, inline hashes");
         for s in &salts {
             let keys: Vec<&Vec<u8>> = jobs
                 .iter()
@@ -176,11 +196,17 @@ pub(crate) fn check_matches_soft(name: &str) {
             // One setting for every job: `crypt_many`'s in-order path.
             let one: Vec<(&Vec<u8>, &String)> = keys.iter().map(|&k| (k, s)).collect();
             let got = __backends::crypt_many_with(name, &one);
-            for (h, k) in got.iter().zip(&keys) {
+            let inline = __backends::crypt_many_hashes_with(name, &one);
+            for ((h, i), k) in got.iter().zip(&inline).zip(&keys) {
                 assert_eq!(
                     h,
                     &crate::crypt(k, s),
                     "backend {name} crypt_many, one setting"
+                );
+                assert_eq!(
+                    i.map(|h| String::from(h.as_str())),
+                    crate::crypt(k, s),
+                    "backend {name} crypt_many_hashes, one setting"
                 );
             }
         }

@@ -8,7 +8,9 @@
 //! - [`verify`]: recomputes and compares in constant time over the hash string;
 //! - [`crypt_many`]: many hashes at once, on the bitsliced AVX-512/AVX2 DES of the `des`
 //!   crate (one key per bit lane, the salt as a swap of E-expansion outputs);
-//!   [`crypt_keys`]: many keys under one setting, without an allocation per hash;
+//!   [`crypt_many_hashes`]: the same, each result an inline [`CryptHash`] (no allocation
+//!   per hash); [`crypt_keys`]: many keys under one setting, without an allocation per
+//!   hash;
 //! - the legacy interfaces: [`Encrypt`] (`setkey`/`encrypt`, the 64-element bit arrays)
 //!   and [`DesCipher`] (`des_setkey`/`des_cipher`).
 //!
@@ -394,6 +396,48 @@ pub fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(jobs: &[(K, S)]) -> Vec<Result<
     backends::crypt_many(backends::detect(), jobs)
 }
 
+/// [`crypt_many`] without an allocation per hash: each result is a [`CryptHash`] held
+/// inline (one `Vec` for the whole call), in the order of `jobs`.
+///
+/// ```
+/// let jobs = [(&b"test"[..], "ab"), (b"other", "_J9..abcd"), (b"x", "a!")];
+/// let r = des_crypt::crypt_many_hashes(&jobs);
+/// assert_eq!(r[0].unwrap(), "abgOeLfPimXQo");
+/// assert_eq!(r[1].unwrap().as_str(), des_crypt::crypt(b"other", "_J9..abcd").unwrap());
+/// assert!(r[2].is_err());
+/// ```
+pub fn crypt_many_hashes<K: AsRef<[u8]>, S: AsRef<str>>(
+    jobs: &[(K, S)],
+) -> Vec<Result<CryptHash, Error>> {
+    backends::crypt_many(backends::detect(), jobs)
+}
+
+/// One hash result as a batch call returns it: an allocated `String` ([`crypt_many`]) or
+/// an inline [`CryptHash`] ([`crypt_many_hashes`]).
+pub(crate) trait HashOut: Clone {
+    /// The hash text for `setting` (parsed to `st`) and DES output `out`.
+    fn make(setting: &str, st: &Setting, out: [u8; 8]) -> Self;
+}
+
+impl HashOut for String {
+    #[inline]
+    fn make(setting: &str, st: &Setting, out: [u8; 8]) -> Self {
+        encode(setting, st, out)
+    }
+}
+
+impl HashOut for CryptHash {
+    #[inline]
+    fn make(setting: &str, st: &Setting, out: [u8; 8]) -> Self {
+        let mut h = CryptHash {
+            buf: [0; 20],
+            len: 0,
+        };
+        h.len = encode_into(setting.as_bytes(), st, out, &mut h.buf) as u8;
+        h
+    }
+}
+
 /// Many keys under one setting (the password-cracking shape): `out[i] = crypt(keys[i],
 /// setting)`, the whole slice in bitsliced batches of the detected backend (when there
 /// are at least [`BATCH_MIN`] keys), without an allocation per hash.
@@ -414,21 +458,13 @@ fn run_keys<K: AsRef<[u8]>>(
     lanes: usize,
     mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
 ) -> Result<Vec<CryptHash>, Error> {
-    let set = setting.as_bytes();
     run_keys_with(
         setting,
         keys,
         |k| k.as_ref(),
         lanes,
         &mut batch,
-        |_, st, out| {
-            let mut h = CryptHash {
-                buf: [0; 20],
-                len: 0,
-            };
-            h.len = encode_into(set, st, out, &mut h.buf) as u8;
-            h
-        },
+        CryptHash::make,
     )
 }
 
@@ -471,21 +507,21 @@ fn run_keys_with<J, T>(
     Ok(res)
 }
 
-/// [`encode`] for a job whose setting parsed to `salt` and `count`.
+/// [`HashOut::make`] for a job whose setting parsed to `salt` and `count`.
 #[inline]
-fn encode_job(setting: &str, salt: u32, count: u32, out: [u8; 8]) -> String {
+fn encode_job<T: HashOut>(setting: &str, salt: u32, count: u32, out: [u8; 8]) -> T {
     let ext = setting.starts_with('_');
-    encode(setting, &Setting { salt, count, ext }, out)
+    T::make(setting, &Setting { salt, count, ext }, out)
 }
 
 /// Shared by every backend: parse, fold the keys, group by (salt, count) (stable), and
 /// run each group through `batch` (at most `lanes` keys a call) when it has at least
 /// [`BATCH_MIN`] members, else through the single path.
-fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
+fn run_many<K: AsRef<[u8]>, S: AsRef<str>, T: HashOut>(
     jobs: &[(K, S)],
     lanes: usize,
     mut batch: impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
-) -> Vec<Result<String, Error>> {
+) -> Vec<Result<T, Error>> {
     // The common shape, one setting for every job: no grouping, results in order.
     if let Some((_, first)) = jobs.first() {
         let first = first.as_ref();
@@ -496,12 +532,12 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>>(
                 |j| j.0.as_ref(),
                 lanes,
                 &mut batch,
-                |_, st, out| Ok(encode(first, st, out)),
+                |_, st, out| Ok(T::make(first, st, out)),
             )
             .unwrap_or_else(|e| vec![Err(e); jobs.len()]);
         }
     }
-    let mut res: Vec<Result<String, Error>> = vec![Err(Error::NotDesCrypt); jobs.len()];
+    let mut res: Vec<Result<T, Error>> = vec![Err(Error::NotDesCrypt); jobs.len()];
     // (salt, count, index, key) of the well-formed jobs; `ext` is told by the setting.
     let mut ok: Vec<(u32, u32, usize, [u8; 8])> = Vec::with_capacity(jobs.len());
     // Jobs usually repeat a setting: parse each distinct run once.

@@ -24,8 +24,9 @@
 //!
 //! The bitsliced backends hold one bit of 512 (256) blocks per register: a 64×64 bit
 //! transpose turns the blocks into 64 bit planes, IP, E and P become free renamings of
-//! planes, each S-box is a network of three-input logic gates (`vpternlogd` on AVX-512;
-//! the same network lowered to AND/OR/XOR/ANDN on AVX2), and Triple DES runs all 48
+//! planes, each S-box is a network of three-input logic gates (`vpternlogd` on AVX-512)
+//! or of AND/OR/XOR/ANDN gates (AVX2), found by the crate's `tools/sboxes` search, and
+//! Triple DES runs all 48
 //! rounds before transposing back. They take full batches; what is left (and single
 //! blocks, and CBC encryption, which is serial) goes to the `soft` code.
 //!

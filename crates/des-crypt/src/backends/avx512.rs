@@ -5,15 +5,15 @@
 #![forbid(unsafe_code)]
 
 use crate::Error;
-use alloc::{string::String, vec::Vec};
+use alloc::vec::Vec;
 
 /// Hashes per batch.
 const LANES: usize = 512;
 
 /// [`crate::crypt_many`] in batches of [`LANES`].
-pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
+pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>, T: crate::HashOut>(
     jobs: &[(K, S)],
-) -> Vec<Result<String, Error>> {
+) -> Vec<Result<T, Error>> {
     crate::run_many(jobs, LANES, |keys, salt, count, out| {
         des::__crypt::crypt_batch("avx512", keys, salt, count, out)
     })

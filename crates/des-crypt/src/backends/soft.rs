@@ -4,12 +4,12 @@
 #![forbid(unsafe_code)]
 
 use crate::Error;
-use alloc::{string::String, vec::Vec};
+use alloc::vec::Vec;
 
 /// [`crate::crypt_many`], one hash at a time.
-pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>>(
+pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>, T: crate::HashOut>(
     jobs: &[(K, S)],
-) -> Vec<Result<String, Error>> {
+) -> Vec<Result<T, Error>> {
     crate::run_many(jobs, 0, |_, _, _, _| unreachable!("soft has no batch"))
 }
 

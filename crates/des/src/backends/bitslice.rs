@@ -16,8 +16,15 @@
 
 mod sboxes;
 
+/// The recorded circuits' format, checker and emitter (`tools/sboxes/`), for the test
+/// that pins `sboxes.rs` to them.
+#[cfg(test)]
+#[path = "../../tools/sboxes/circuits.rs"]
+mod circuits;
+
 use super::soft::{Ks, P, key_bit};
 use crate::Block;
+use cipher::inout::InOutBuf;
 
 /// A register of bit planes and the operations the networks need.
 pub(crate) trait Gates: Copy {
@@ -54,39 +61,98 @@ pub(crate) trait Gates: Copy {
     fn store(self, b: &mut [Block]);
 }
 
-/// Exchanges bit `c + s` of `a` with bit `c` of `b` wherever bit `c` of `m` is set.
+/// Exchanges bit `c + s` of `a` with bit `c` of `b` wherever bit `c` of `m` is set
+/// (`mh` is `m << s`).
 #[inline(always)]
-fn swapmove<V: Gates, const S: u32>(a: &mut V, b: &mut V, m: V) {
-    let t = if V::TERNLOG {
-        // ((a >> s) ^ b) & m
-        V::tl::<0x28>(V::shr::<S>(*a), *b, m)
+fn swapmove<V: Gates, const S: u32>(a: &mut V, b: &mut V, m: V, mh: V) {
+    if V::TERNLOG {
+        // Two independent bit selects (`0xCA`: first ? second : third), four gates
+        // instead of the XOR form's five.
+        let nb = V::tl::<0xCA>(m, V::shr::<S>(*a), *b);
+        *a = V::tl::<0xCA>(mh, V::shl::<S>(*b), *a);
+        *b = nb;
     } else {
-        V::and(V::xor(V::shr::<S>(*a), *b), m)
-    };
-    *b = V::xor(*b, t);
-    *a = V::xor(*a, V::shl::<S>(t));
+        let _ = mh;
+        let t = V::and(V::xor(V::shr::<S>(*a), *b), m);
+        *b = V::xor(*b, t);
+        *a = V::xor(*a, V::shl::<S>(t));
+    }
 }
 
-/// Transposes the 64×64 bit matrix in each 64-bit lane of `x` (row `j` = register `j`).
+/// [`swapmove`] on registers `i < j` of `r`, with mask `m = (mask, mask << S)`.
+#[inline(always)]
+fn swap_in<V: Gates, const S: u32>(r: &mut [V; 8], i: usize, j: usize, m: (V, V)) {
+    let (lo, hi) = r.split_at_mut(j);
+    swapmove::<V, S>(&mut lo[i], &mut hi[0], m.0, m.1);
+}
+
+/// A swap-move mask and the same mask shifted left by `s`.
+#[inline(always)]
+fn masks2<V: Gates>(m: u64, s: u32) -> (V, V) {
+    (V::splat64(m), V::splat64(m << s))
+}
+
+/// Transposes the 64×64 bit matrix in each 64-bit lane of the rows `read(j)` (row `j` =
+/// register `j`), handing row `j` of the result to `write(j, row)`; `tmp` holds the
+/// rows between the two halves.
+///
+/// The six swap-move stages (shift `s` pairs rows `j` and `j + s`) each swap one bit of
+/// the row index with the same bit of the column index, so they commute: stages 32, 16
+/// and 8 run on each group of rows `{g, g + 8, …, g + 56}` and then stages 4, 2 and 1
+/// on each group `{8g, …, 8g + 7}`, eight registers at a time. Two passes over the 64
+/// registers instead of six: the state lives in L1, and its loads and stores, not the
+/// gates of a swap-move, were most of a transpose's time. For the same reason the
+/// loads, the stores and the plane renamings around a transpose happen in its passes.
+#[inline(always)]
+fn transpose_with<V: Gates>(
+    read: impl Fn(usize) -> V,
+    tmp: &mut [V; 64],
+    mut write: impl FnMut(usize, V),
+) {
+    let m32 = masks2::<V>(0x0000_0000_FFFF_FFFF, 32);
+    let m16 = masks2::<V>(0x0000_FFFF_0000_FFFF, 16);
+    let m8 = masks2::<V>(0x00FF_00FF_00FF_00FF, 8);
+    for g in 0..8 {
+        let mut r: [V; 8] = core::array::from_fn(|i| read(g + 8 * i));
+        for i in 0..4 {
+            swap_in::<V, 32>(&mut r, i, i + 4, m32);
+        }
+        for i in [0, 1, 4, 5] {
+            swap_in::<V, 16>(&mut r, i, i + 2, m16);
+        }
+        for i in [0, 2, 4, 6] {
+            swap_in::<V, 8>(&mut r, i, i + 1, m8);
+        }
+        for (i, v) in r.into_iter().enumerate() {
+            tmp[g + 8 * i] = v;
+        }
+    }
+    let m4 = masks2::<V>(0x0F0F_0F0F_0F0F_0F0F, 4);
+    let m2 = masks2::<V>(0x3333_3333_3333_3333, 2);
+    let m1 = masks2::<V>(0x5555_5555_5555_5555, 1);
+    for g in 0..8 {
+        let mut r: [V; 8] = core::array::from_fn(|i| tmp[8 * g + i]);
+        for i in 0..4 {
+            swap_in::<V, 4>(&mut r, i, i + 4, m4);
+        }
+        for i in [0, 1, 4, 5] {
+            swap_in::<V, 2>(&mut r, i, i + 2, m2);
+        }
+        for i in [0, 2, 4, 6] {
+            swap_in::<V, 1>(&mut r, i, i + 1, m1);
+        }
+        for (i, v) in r.into_iter().enumerate() {
+            write(8 * g + i, v);
+        }
+    }
+}
+
+/// Transposes the 64×64 bit matrix in each 64-bit lane of `x` in place.
 #[inline(always)]
 fn transpose<V: Gates>(x: &mut [V; 64]) {
-    macro_rules! stage {
-        ($s:literal, $m:literal) => {{
-            let m = V::splat64($m);
-            for j in 0..64 {
-                if j & $s == 0 {
-                    let (lo, hi) = x.split_at_mut(j + $s);
-                    swapmove::<V, $s>(&mut lo[j], &mut hi[0], m);
-                }
-            }
-        }};
-    }
-    stage!(32, 0x0000_0000_FFFF_FFFF);
-    stage!(16, 0x0000_FFFF_0000_FFFF);
-    stage!(8, 0x00FF_00FF_00FF_00FF);
-    stage!(4, 0x0F0F_0F0F_0F0F_0F0F);
-    stage!(2, 0x3333_3333_3333_3333);
-    stage!(1, 0x5555_5555_5555_5555);
+    let mut tmp = [V::zero(); 64];
+    let src = *x;
+    transpose_with(|j| src[j], &mut tmp, |j, v| x[j] = v);
 }
 
 /// FIPS 46-3 IP: bit `k + 1` of `L0‖R0` is block bit `IP[k]` (1..=64 from the MSB).
@@ -105,6 +171,17 @@ const PLANE: [u8; 64] = {
     while k < 64 {
         let n = IP[k] - 1;
         t[k] = 8 * (n / 8) + 7 - n % 8;
+        k += 1;
+    }
+    t
+};
+
+/// `PLANE_INV[PLANE[k]] == k`: which bit of `L0‖R0` a transposed plane holds.
+const PLANE_INV: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut k = 0;
+    while k < 64 {
+        t[PLANE[k] as usize] = k as u8;
         k += 1;
     }
     t
@@ -242,24 +319,31 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
     }
 }
 
-/// Encrypts (or decrypts: the masks decide) `64 · LANES` blocks from `inp` into `out`
-/// with `passes` (1 or 3) DES passes, through the standard E.
+/// Encrypts (or decrypts: the masks decide) the `64 · LANES` blocks of `buf` with
+/// `passes` (1 or 3) DES passes, through the standard E. In place or not: every block
+/// is loaded before any is stored, so the input needs no copy.
 #[inline(always)]
-pub(crate) fn batch<V: Gates>(inp: &[Block], out: &mut [Block], masks: &[Masks], passes: usize) {
+pub(crate) fn batch<V: Gates>(mut buf: InOutBuf<'_, '_, Block>, masks: &[Masks], passes: usize) {
     let w = V::LANES;
-    debug_assert!(passes % 2 == 1 && inp.len() == 64 * w && out.len() == 64 * w);
-    let mut x: [V; 64] = core::array::from_fn(|j| V::load(&inp[w * j..w * j + w]));
-    transpose(&mut x);
-    let mut st: [V; 64] = core::array::from_fn(|k| x[PLANE[k] as usize]);
+    debug_assert!(passes % 2 == 1 && buf.len() == 64 * w);
+    let mut tmp = [V::zero(); 64];
+    let mut st = [V::zero(); 64];
+    {
+        let inp = buf.get_in();
+        transpose_with(
+            |j| V::load(&inp[w * j..w * j + w]),
+            &mut tmp,
+            |j, v| st[PLANE_INV[j] as usize] = v,
+        );
+    }
     des_core(&mut st, masks, passes, &E_IX);
     // The pre-output is R16‖L16: the halves trade places, and FP undoes IP.
-    for k in 0..64 {
-        x[PLANE[k] as usize] = st[(k + 32) % 64];
-    }
-    transpose(&mut x);
-    for (j, v) in x.into_iter().enumerate() {
-        v.store(&mut out[w * j..w * j + w]);
-    }
+    let out = buf.get_out();
+    transpose_with(
+        |j| st[(PLANE_INV[j] as usize + 32) % 64],
+        &mut tmp,
+        |j, v| v.store(&mut out[w * j..w * j + w]),
+    );
 }
 
 /// `KEY_PLANE[r][j]`: the plane (bit of the key loaded as a little-endian `u64`) that
@@ -413,14 +497,14 @@ mod tests {
                     masks(&ks[k], dec, &mut m[16 * p..16 * p + 16]);
                 }
                 let mut out = vec![Block::default(); 64];
-                batch::<W<T>>(&inp, &mut out, &m, 3);
+                batch::<W<T>>(InOutBuf::new(&inp, &mut out).unwrap(), &m, 3);
                 for (i, o) in inp.iter().zip(&out) {
                     let x = u64::from_le_bytes((*i).into());
                     let [y] = soft::crypt_n(&ks, &passes, [x]);
                     assert_eq!(u64::from_le_bytes((*o).into()), y);
                 }
                 let mut out1 = vec![Block::default(); 64];
-                batch::<W<T>>(&inp, &mut out1, &m[..16], 1);
+                batch::<W<T>>(InOutBuf::new(&inp, &mut out1).unwrap(), &m[..16], 1);
                 for (i, o) in inp.iter().zip(&out1) {
                     let x = u64::from_le_bytes((*i).into());
                     let [y] = soft::crypt_n(&ks, &[passes[0]], [x]);
@@ -463,6 +547,49 @@ mod tests {
                 let ks = [soft::key_schedule(u64::from_be_bytes((*k).into()))];
                 let want = soft::crypt_salted(&ks[0], 0, count, false, 0);
                 assert_eq!(u64::from_le_bytes((*o).into()), want, "count {count}");
+            }
+        }
+    }
+
+    /// Every recorded circuit (`tools/sboxes/circuits.txt`) computes its S-box on all 64
+    /// inputs, and `sboxes.rs` is exactly what the emitter makes of them: the search's
+    /// output, the DES tables and the compiled networks cannot drift apart.
+    #[test]
+    fn sboxes_are_the_recorded_circuits() {
+        let desc = include_str!("../../tools/sboxes/circuits.txt");
+        let cs = circuits::parse_desc(desc).expect("well-formed circuits.txt");
+        assert_eq!(cs.len(), 16, "one lut3 and one gate2 circuit per S-box");
+        for c in &cs {
+            if let Err(e) = c.check(&soft::SBOXES[c.sbox - 1]) {
+                panic!("{e}");
+            }
+        }
+        let want = circuits::emit(&cs).expect("one circuit of each kind per S-box");
+        assert!(
+            want == include_str!("bitslice/sboxes.rs"),
+            "src/backends/bitslice/sboxes.rs is not the emitter's output: regenerate it \
+             (tools/sboxes/README.md)"
+        );
+    }
+
+    /// The exhaustive check itself catches a wrong gate.
+    #[test]
+    fn circuit_check_rejects_a_wrong_gate() {
+        let desc = include_str!("../../tools/sboxes/circuits.txt");
+        let mut cs = circuits::parse_desc(desc).unwrap();
+        for c in &mut cs {
+            let mut swapped = c.clone();
+            swapped.outs.swap(0, 1);
+            assert!(
+                swapped.check(&soft::SBOXES[c.sbox - 1]).is_err(),
+                "S{}",
+                c.sbox
+            );
+            // The last gate feeds an output (the circuits hold no dead gates).
+            let last = c.gates.len() - 1;
+            if let circuits::Op::Lut(imm) = c.gates[last].op {
+                c.gates[last].op = circuits::Op::Lut(!imm);
+                assert!(c.check(&soft::SBOXES[c.sbox - 1]).is_err(), "S{}", c.sbox);
             }
         }
     }
