@@ -27,8 +27,8 @@
 //! table look-ups and three XORs. `soft` runs three blocks interleaved; `avx2` and
 //! `avx512` hold one 32-bit word of 8 or 16 blocks per register, two sets of registers
 //! interleaved; `avx512` does the look-ups with `vpgatherdd`, `avx2` with scalar loads
-//! (measured: gathers were faster here, but qemu 7.2 runs them wrongly and many AVX2-only
-//! CPUs have slow gathers; see `src/backends/avx2.rs`). On CPUs with AVX-512 VBMI the
+//! (the CPUs that pick `avx2` all have slow or mitigated gathers, and on Zen 4 a gather
+//! variant was no faster; see `src/backends/avx2.rs`). On CPUs with AVX-512 VBMI the
 //! `avx512` and `gfni_avx512` key schedules build the tables with byte permutes, 64 entries at
 //! a time. `gfni_avx512` keeps the four key-dependent 8→8 S-boxes in registers (`vpermi2b`) and
 //! holds 64 blocks byte-sliced: sixteen registers, each one byte of every block, so an

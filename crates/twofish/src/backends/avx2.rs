@@ -1,14 +1,16 @@
 //! AVX2: one 32-bit word of 8 blocks per `ymm` register, two sets of 8 blocks
 //! interleaved; the `g` look-ups into the key-dependent tables are scalar loads.
 //!
-//! Gather or not, measured on the reference machine (8 KiB ECB decryption, TSC cycles per
-//! byte, minimum of 31 samples): this file with `vpgatherdd` did 3.9, with scalar
-//! look-ups 5.4. The scalar look-ups are kept: qemu 7.2's TCG (the CI's `-cpu Haswell`
-//! runner) computed wrong results for the gather version (the same binary was right on
-//! the real CPU; a minimal gather was right under qemu too, so it is an operand pattern
-//! of the compiled loop), and on many AVX2-only CPUs gathers are slow anyway (microcoded
-//! on AMD Zen 1/2; Intel's Gather Data Sampling mitigation slows them on Skylake to
-//! Ice Lake). `avx512` keeps `vpgatherdd` (no qemu here runs AVX-512).
+//! Gather or not: on the reference machine (Intel Xeon with AVX512-FP16; 8 KiB ECB
+//! decryption, TSC cycles per byte) this file with `vpgatherdd` did 3.9 and with scalar
+//! look-ups 5.4, but that machine never picks `avx2` (it has `gfni_avx512`). The CPUs
+//! that do are those without AVX-512 VBMI and GFNI: AVX2-only parts and Skylake/Cascade
+//! Lake, all in the `slow-gather` class, where gathers are microcoded (AMD Zen 1/2) or
+//! slowed up to about 3× by Intel's Gather Data Sampling mitigation. On Zen 4 the two
+//! were equal (a `vpgatherdd` variant against this file in one run, issue 20: 1.005×),
+//! so the scalar look-ups stay. (qemu 7.2 also computes the gather variant wrongly;
+//! qemu 10, which the CPU ladder now runs, computes it right, so that is no longer a
+//! reason either way.) `avx512` keeps `vpgatherdd` for the CPUs with fast gathers.
 //!
 //! Tails of fewer than 16 blocks run one set of 8, then go to `soft`.
 //!
