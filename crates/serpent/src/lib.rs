@@ -49,7 +49,7 @@
 //! throughput on Neoverse N1 and ≈ 3× on Neoverse V1, from the cores' published issue
 //! widths (Arm's Software Optimization Guides as LLVM's scheduling models encode them).
 //! No aarch64 figure here is measured (the only aarch64 this ran on is qemu); the
-//! reasoning is in `src/backends/neon.rs`. A single block runs `soft`, 2–3 leftover
+//! reasoning is in `src/backends/neon.rs`. One or two blocks run `soft`, three leftover
 //! blocks one padded 4-block pass.
 //!
 //! # Security

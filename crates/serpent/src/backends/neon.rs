@@ -36,9 +36,12 @@
 //! key broadcasts per round go through the stack).
 //!
 //! Tails: 16 blocks per batch, then 8 (two sets), then 4 (one set); the last 1–3 blocks
-//! run one padded 4-block pass, or, below the table's `blocks` (2), the `soft` one-block
-//! code: a single block on `soft` is ≈ half a 4-block pass (same estimate), and single
-//! blocks (CBC encryption) never pay for a padded pass.
+//! run one padded 4-block pass, or, below the table's `blocks` (3), the `soft` one-block
+//! code. One set alone is latency-bound: a round's chain of ≈ 20 NEON steps at 2–4
+//! cycles (a rotation is `SHL` 2 + `USRA` 4 on N1) is ≈ 42 cycles, ≈ 1350 a pass, where
+//! `soft`'s one block runs a chain of ≈ 18 one-cycle steps a round, ≈ 580 cycles: the
+//! pass costs ≈ 2.3 `soft` blocks (estimated, Neoverse N1 figures as above), so one and
+//! two blocks (CBC encryption among them) stay on `soft`.
 //!
 //! Constant time: bitwise operations, shifts by constants and the fixed permutations of
 //! `LD4`/`ST4` only; no table, no data- or key-dependent branch or index.
