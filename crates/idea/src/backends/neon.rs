@@ -2,8 +2,9 @@
 //! register groups (32 blocks) in flight.
 //!
 //! A group of 8 blocks is four `q` registers, register *i* holding word *i* of every
-//! block: `LD4 {v0.8h-v3.8h}` de-interleaves 64 bytes that way and `REV16` swaps the
-//! big-endian words (`ST4` and `REV16` undo it). The multiplication modulo 2^16+1 is the
+//! block, in host order: the load is `LD4 {v0.16b-v3.16b}` with widening shifts, adds and
+//! `UZP1`/`UZP2` to join and sort the big-endian bytes (see [`load`]), the store `REV16`
+//! and `ST4 {v0.8h-v3.8h}`. The multiplication modulo 2^16+1 is the
 //! x86 backends' branch-free one (see [`mul`]): `UMULL`/`UMULL2` give the 32-bit
 //! products of the 8 lanes, `UZP1`/`UZP2` their low and high halves, then
 //! `lo − hi + (lo ≤ hi)` with a masked fix-up for the operand 0.
