@@ -1,8 +1,8 @@
 //! IDEA benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's idea
 //! 0.6.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `idea/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that
-//!   backend forced (`__backends`); `idea/api`: `idea::Idea` as detected;
+//! - `idea/<backend>` (`soft`, `avx2`, `avx512`; `soft`, `neon` on aarch64): raw ECB
+//!   `encrypt_blocks` with that backend forced (`__backends`); `idea/api`: `idea::Idea` as detected;
 //!   `idea/rustcrypto`: `rc_idea::Idea`;
 //! - `idea-ctr/…`, `idea-cbc-enc/…`, `idea-cbc-dec/…`: the published `ctr` 0.10 and `cbc`
 //!   0.2 over our `Idea` (`api`) and over RustCrypto's (`rustcrypto`).

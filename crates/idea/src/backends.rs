@@ -1,7 +1,7 @@
 //! Backend selection: the only place that decides which IDEA implementation runs.
 //!
 //! `detect()` returns the backend forced by `--cfg idea_backend="…"`, else the best one
-//! this CPU supports: `avx512` > `avx2` > `soft`. The subkeys are the same 52 words for
+//! this CPU supports: `avx512` > `avx2` > `soft` on x86, `neon` > `soft` on aarch64. The subkeys are the same 52 words for
 //! every backend (the SIMD ones broadcast them once per bulk call), so a cipher stores the
 //! words and its [`Backend`]; a bulk call dispatches once.
 
@@ -17,6 +17,9 @@ mod avx2;
 #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
 #[clippy::msrv = "1.89"]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod neon;
 pub(crate) mod soft;
 
 use crate::LENGTH_SUB_KEYS;
@@ -36,6 +39,15 @@ simdcrypt_dispatch::backends! {
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
+        blocks: 4,
+        rustc: "1.89",
+    }
+    /// NEON, 8 blocks per `q` register, 32 in flight. `blocks: 4`: fewer blocks run
+    /// `soft` (the subkey broadcast and a padded group cost about 4 `soft` blocks,
+    /// estimated from instruction counts: `src/backends/neon.rs`).
+    "neon" => Neon {
+        arch: ["aarch64"],
+        needs: ["neon"],
         blocks: 4,
         rustc: "1.89",
     }
@@ -60,6 +72,9 @@ pub(crate) fn encrypt(
         // features of `avx512::encrypt`.
         #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
+        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::encrypt`.
+        Backend::Neon(_) => unsafe { neon::encrypt(k, f) },
     }
 }
 
@@ -82,6 +97,9 @@ pub(crate) fn decrypt(
         // features of `avx512::decrypt`.
         #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
+        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::decrypt`.
+        Backend::Neon(_) => unsafe { neon::decrypt(k, f) },
     }
 }
 

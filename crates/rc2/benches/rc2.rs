@@ -1,8 +1,8 @@
 //! RC2 benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's rc2
 //! 0.9.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `rc2/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that
-//!   backend forced (`__backends`); `rc2/api`: `rc2::Rc2` as detected;
+//! - `rc2/<backend>` (`soft`, `avx2`, `avx512`; `soft`, `neon` on aarch64): raw ECB
+//!   `encrypt_blocks` with that backend forced (`__backends`); `rc2/api`: `rc2::Rc2` as detected;
 //!   `rc2/rustcrypto`: `rc_rc2::Rc2`;
 //! - `rc2-ctr/…`, `rc2-cbc-enc/…`, `rc2-cbc-dec/…`: the published `ctr` 0.10 and `cbc`
 //!   0.2 over our `Rc2` (`api`) and over RustCrypto's (`rustcrypto`).

@@ -1,8 +1,8 @@
 //! Serpent benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's
 //! serpent 0.6.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `serpent/<backend>` (`soft`, `avx2`, `avx512`): raw ECB `encrypt_blocks` with that
-//!   backend forced (`__backends`); `serpent/api`: `serpent::Serpent` as detected;
+//! - `serpent/<backend>` (`soft`, `avx2`, `avx512`; `soft`, `neon` on aarch64): raw ECB
+//!   `encrypt_blocks` with that backend forced (`__backends`); `serpent/api`: `serpent::Serpent` as detected;
 //!   `serpent/rustcrypto`: `rc_serpent::Serpent`;
 //! - `serpent-ctr/…`, `serpent-cbc-enc/…`, `serpent-cbc-dec/…`: the published `ctr` 0.10 and
 //!   `cbc` 0.2 over our `Serpent` (`api`) and over RustCrypto's (`rustcrypto`).

@@ -2,7 +2,7 @@
 //!
 //! The backends are the rows of the `backends!` table below, most preferred first:
 //! `detect()` returns the backend forced by `--cfg serpent_backend="…"`, else the first
-//! one this CPU supports: `avx512` > `avx2` > `soft`. Every backend uses the same round keys
+//! one this CPU supports: `avx512` > `avx2` > `soft` on x86, `neon` > `soft` on aarch64. Every backend uses the same round keys
 //! (33 × 4 words), so a cipher stores them once beside its [`Backend`]; a bulk call
 //! dispatches once.
 
@@ -24,6 +24,9 @@ mod avx2;
 ))]
 #[clippy::msrv = "1.89"]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod neon;
 
 use cipher::{Block, BlockCipherDecClosure, BlockCipherEncClosure, InOut, consts::U16};
 
@@ -79,6 +82,15 @@ simdcrypt_dispatch::backends! {
         blocks: 2,
         rustc: "1.89",
     }
+    /// Word-sliced on NEON `q` registers, 16 blocks in flight. `blocks: 3`: one or two
+    /// blocks run `soft` (a padded 4-block pass is latency-bound, estimated at ≈ 2.3
+    /// `soft` blocks from instruction counts and latencies: `src/backends/neon.rs`).
+    "neon" => Neon {
+        arch: ["aarch64"],
+        needs: ["neon"],
+        blocks: 3,
+        rustc: "1.89",
+    }
 }
 
 /// Runs `f` with `backend`'s encryption.
@@ -102,6 +114,9 @@ pub(crate) fn encrypt(
         ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
         Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
+        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::encrypt`.
+        Backend::Neon(_) => unsafe { neon::encrypt(k, f) },
     }
 }
 
@@ -126,6 +141,9 @@ pub(crate) fn decrypt(
         ))]
         // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
         Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
+        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::decrypt`.
+        Backend::Neon(_) => unsafe { neon::decrypt(k, f) },
     }
 }
 

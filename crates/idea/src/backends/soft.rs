@@ -132,7 +132,7 @@ pub(crate) fn crypt(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS]) {
 /// 348 for `soft`'s inlined loop (`cargo run --release -p speed --bin small 16 idea`).
 #[cfg_attr(
     not(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
+        any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
         simdcrypt_rustc = "1.89"
     )),
     allow(dead_code)
@@ -147,7 +147,7 @@ pub(crate) fn crypt_value(b: [u8; 8], k: &[u16; LENGTH_SUB_KEYS]) -> [u8; 8] {
 /// [`crypt_value`] on an `InOut` block.
 #[cfg_attr(
     not(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
+        any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
         simdcrypt_rustc = "1.89"
     )),
     allow(dead_code)
@@ -163,7 +163,7 @@ pub(crate) fn crypt_one(mut block: InOut<'_, '_, Blk>, k: &[u16; LENGTH_SUB_KEYS
 /// short calls and tails.
 #[cfg_attr(
     not(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
+        any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
         simdcrypt_rustc = "1.89"
     )),
     allow(dead_code)
