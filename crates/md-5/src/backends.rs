@@ -1,8 +1,8 @@
 //! Backend selection: the only place that decides which compression function runs.
 //!
 //! `detect()` returns the backend forced by `--cfg md5_backend="…"` or else the best
-//! one this CPU supports (the row order of the table: `avx512` > `avx2` > `soft`);
-//! multi-buffer hashing uses it. Single streams use [`detect_stream`], which differs on
+//! one this CPU supports (the row order of the table: `avx512` > `avx2` > `soft` on
+//! x86, `neon` > `soft` on aarch64); multi-buffer hashing uses it. Single streams use [`detect_stream`], which differs on
 //! AMD (see there); the result is stored in `Md5Core` at construction, so a bulk update
 //! dispatches once.
 
@@ -21,6 +21,9 @@ mod avx2;
 ))]
 #[clippy::msrv = "1.89"]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod neon;
 mod soft;
 
 simdcrypt_dispatch::backends! {
@@ -39,6 +42,13 @@ simdcrypt_dispatch::backends! {
     "avx2" => Avx2 {
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
+        rustc: "1.89",
+    }
+    /// NEON (aarch64): single-stream compression is the portable code (NEON lengthens
+    /// the step); multi-buffer hashing runs 4 messages in the 4 lanes of a `q` register.
+    "neon" => Neon {
+        arch: ["aarch64"],
+        needs: ["neon"],
         rustc: "1.89",
     }
 }
@@ -81,6 +91,8 @@ impl Backend {
                 simdcrypt_rustc = "1.89"
             ))]
             Backend::Avx2(_) => soft::compress(state, blocks),
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            Backend::Neon(_) => soft::compress(state, blocks),
             #[cfg(all(
                 any(target_arch = "x86", target_arch = "x86_64"),
                 simdcrypt_rustc = "1.89"
@@ -123,6 +135,12 @@ impl Backend {
                 // SAFETY: as above; `avx512::compress16` needs AVX-512 F only.
                 |s, l, n| unsafe { avx512::compress16(s, l, n) },
             ),
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            Backend::Neon(_) => soft::digest_lanes::<4, M>(msgs, out, soft::compress, |s, l, n| {
+                // SAFETY: a `token::Neon` exists only if detection found NEON (ASIMD), the
+                // target feature `neon::compress4` is compiled for.
+                unsafe { neon::compress4(s, l, n) }
+            }),
         }
     }
 }

@@ -39,6 +39,7 @@
 //! |---|---|---|---|
 //! | `md5_backend="avx512"` | x86/x86-64 with AVX-512 F and VL | 4 cycles: each state word lives in lane 0 of an `xmm` register, `vpternlogd` computes F/G/H/I in one instruction, `vprold` rotates; message words and constants are added off the critical path (≈ 4.0 cycles per byte) | 16 messages in the lanes of `zmm` (`vpternlogd`, `vprold`), message words transposed 16×16 |
 //! | `md5_backend="avx2"` | x86/x86-64 with AVX2 but not AVX-512 | the `soft` code (AVX2 cannot shorten a step) | 8 messages in the lanes of `ymm` |
+//! | `md5_backend="neon"` | aarch64 (every aarch64 CPU has NEON) | the `soft` code: a NEON step is ≈5 dependent instructions of 2–3 cycles each, a scalar step ≈4–5 instructions of 1 cycle | 4 messages in the 4 lanes of a `q` register (`SHL`+`SRI` rotations, `BSL`/`BIT` for F and G), message words transposed 4×4 with `TRN1`/`TRN2` |
 //! | `md5_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | 4–5 cycles: portable Rust arranged so that only one or two operations per step depend on the previous step (≈ 4.5 cycles per byte on x86-64) | one message after the other |
 //!
 //! On AMD CPUs the one-lane `xmm` kernel is slower than the portable code, so there a
@@ -53,6 +54,24 @@
 //! On the Intel Xeon reference machine the one-lane kernel is the faster one (1.2×
 //! OpenSSL 3, where `soft` is about 1.05×).
 //!
+//! On aarch64, `neon`'s figures are an **estimate, not a measurement** (no aarch64
+//! machine measures here; qemu timings mean nothing), from the release disassembly
+//! (aarch64, Rust 1.96) and the Arm Software Optimization Guides' timings as LLVM's
+//! scheduling models encode them (`AArch64SchedNeoverseN1.td`, `…NeoverseV1.td`, and
+//! `AArch64SchedA57.td`, which LLVM uses for Cortex-A72). Four lanes share one chain of 64
+//! steps; after `b` is known a step waits for the Boolean function (1–2 instructions),
+//! `t + f`, then `(b + (u >> 32 - s)) + (u << s)` (`USRA` beside `SHL`, then `ADD`). On
+//! Neoverse N1/V1 (ASIMD integer 2 cycles, `USRA` 4) that is 10–12 cycles per step,
+//! ≈700 per 4 blocks, ≈175 per block (≈2.7 cycles per byte of each message); on Cortex-A72
+//! (3 cycles) ≈13–16 per step, ≈230 per block. `soft` on one message: ≈4–5 one-cycle scalar
+//! operations per step, ≈290 cycles per block. So ≈1.6× the throughput on N1/V1, ≈1.25×
+//! on A72. Instructions per 64-byte block (the block loops): `neon` 693 per 4 blocks
+//! (≈173 per block: 265 `ADD`, 106 `MOV`, 60 `USRA`, 60 `SHL`, 46 `EOR`, 32 `BSL`, 16
+//! `ORN`, 4 `REV32`, 65 loads, 24 `TRN`/`ZIP`), `soft` 531 (scalar), so the ASIMD pipes
+//! (2 on N1, 4 on V1) have room and the step latency bounds `neon`. Single streams stay on
+//! `soft`, as under `avx2`. Bench ids `md5/neon`, `md5-mb16/neon` (run by the aarch64 CI
+//! host).
+//!
 //! The backend is detected once (the result is cached by `simdcrypt-dispatch`) and
 //! stored in [`block_api::Md5Core`] when it is created, so each bulk update dispatches
 //! once.
@@ -66,6 +85,9 @@
 //! only additions, rotations by constant amounts and bitwise logic, with no
 //! data-dependent branches or table lookups. (That does not make MD5 secure; see
 //! above.)
+//!
+//! `neon` (aarch64) is constant-time in the same way: message loads, additions, shifts
+//! and bitwise selects (`BSL`), no branch or address that depends on the data.
 //!
 //! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret: the compression of
 //! `soft` and `avx512` and the multi-buffer hashing of `avx2` and `avx512` pass the timing
@@ -82,10 +104,11 @@
 //! RUSTFLAGS='--cfg md5_backend="soft"' cargo test
 //! RUSTFLAGS='--cfg md5_backend="avx2"' cargo test
 //! RUSTFLAGS='--cfg md5_backend="avx512"' cargo test
+//! RUSTFLAGS='--cfg md5_backend="neon"' cargo test    # aarch64
 //! ```
 //!
 //! Forcing `soft` is honoured everywhere. Forcing `avx512` (`avx2`) on a CPU
-//! without AVX-512 F/VL (AVX2), or on a non-x86 target, makes creating a hasher,
+//! without AVX-512 F/VL (AVX2), or on a non-x86 target, or `neon` off aarch64, makes creating a hasher,
 //! or calling [`block_api::compress`] or a [`multi`] function, panic with a clear message. Forcing never removes
 //! code: every backend stays compiled.
 //!
@@ -123,7 +146,8 @@ pub use backends::__backends;
 ///
 /// MD5 of one message is a serial chain, but independent messages can share the
 /// instructions: the AVX-512 backend hashes 16 messages in the 16 lanes of a `zmm`
-/// register, the AVX2 backend 8 in a `ymm`, and elsewhere the messages are hashed
+/// register, the AVX2 backend 8 in a `ymm`, the aarch64 NEON backend 4 in a `q`
+/// register, and elsewhere the messages are hashed
 /// one after the other with the single-stream code (so every platform gets the
 /// same results). Messages may have any, unequal lengths: a lane whose message is
 /// done drops out while the others continue, and every lane builds its own padding.

@@ -119,6 +119,9 @@ fn forced_backend_is_the_one_used() {
     if cfg!(md5_backend = "avx512") {
         assert_eq!(selected, "avx512");
     }
+    if cfg!(md5_backend = "neon") {
+        assert_eq!(selected, "neon");
+    }
     assert!(!md5::__backends::available("no-such-backend"));
 }
 

@@ -3,8 +3,10 @@
 //! `detect()` returns the backend forced by `--cfg sha1_backend="…"` or else the best
 //! one this CPU supports, the row order of the table: on x86 `avx512` > `shani` >
 //! `avx2` > `soft` (`avx512` hashes single streams with SHA-NI when present, so it only
-//! adds the 16-lane kernel), on aarch64 `armv8` > `soft`; the result is stored in
-//! `Sha1Core` at construction, so a bulk update dispatches once.
+//! adds the 16-lane kernel), on aarch64 `armv8` > `neon` > `soft` (`neon` hashes single
+//! streams with the portable code and adds the 4-lane kernel; `armv8` stays first for
+//! multi-buffer hashing too, see the crate docs); the result is stored in `Sha1Core` at
+//! construction, so a bulk update dispatches once.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
@@ -24,6 +26,9 @@ mod avx2;
 ))]
 #[clippy::msrv = "1.89"]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod neon;
 #[cfg(all(
     any(target_arch = "x86", target_arch = "x86_64"),
     simdcrypt_rustc = "1.89"
@@ -62,6 +67,15 @@ mod table {
         "armv8" => Armv8 {
             arch: ["aarch64"],
             needs: ["neon", "sha2"],
+            rustc: "1.89",
+        }
+        /// NEON without the SHA-1 instructions: single streams run the portable code;
+        /// multi-buffer hashing runs 4 messages in the lanes of a `q` register. After
+        /// `armv8`: with the SHA-1 instructions, one message after the other beats the
+        /// 4 lanes (crate docs).
+        "neon" => Neon {
+            arch: ["aarch64"],
+            needs: ["neon"],
             rustc: "1.89",
         }
     }
@@ -103,6 +117,8 @@ impl Backend {
             // SHA-256 instructions, the target feature (`sha2`) `armv8::compress` is
             // compiled for.
             Backend::Armv8(_) => unsafe { armv8::compress(state, blocks) },
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            Backend::Neon(_) => soft::compress(state, blocks),
             #[cfg(all(
                 any(target_arch = "x86", target_arch = "x86_64"),
                 simdcrypt_rustc = "1.89"
@@ -145,6 +161,12 @@ impl Backend {
                 // SAFETY: a `token::Avx512` exists only if detection found AVX-512 F
                 // and BW, the target features of `avx512::compress16`.
                 unsafe { avx512::compress16(s, l, n) }
+            }),
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            Backend::Neon(_) => soft::digest_lanes::<4, M>(msgs, out, single, |s, l, n| {
+                // SAFETY: a `token::Neon` exists only if detection found NEON (ASIMD), the
+                // target feature `neon::compress4` is compiled for.
+                unsafe { neon::compress4(s, l, n) }
             }),
             // SHA-NI, ARMv8 and soft: one message after the other.
             _ => soft::digest_each(msgs, out, single),

@@ -51,6 +51,7 @@
 //! | `sha1_backend="shani"` | x86/x86-64 with SHA, SSE2, SSSE3 and SSE4.1 (Intel since Goldmont and Ice Lake, AMD since Zen) | `sha1rnds4` does four rounds; `W[32..80]` of the schedule is plain SSE instead of `sha1msg2`, which competes with `sha1rnds4` for its execution unit; the next block's first schedule groups are computed during the current block's rounds | ≈1.23 (RustCrypto sha1 0.11.0 ≈1.45, OpenSSL 3.0 ≈1.42, both with SHA-NI too) |
 //! | `sha1_backend="avx2"` | x86/x86-64 with AVX2, BMI1 and BMI2 but no SHA-NI (Intel Haswell to Cascade Lake and Comet Lake, AMD Excavator) | `W[t] + K` of two blocks at a time in `ymm` registers, then scalar `rorx`/`andn` rounds that only load it; [`multi`]: 8 messages in the lanes of `ymm` | ≈3.0 (OpenSSL's AVX2 code ≈2.7) |
 //! | `sha1_backend="armv8"` | aarch64 with NEON and the SHA-1/SHA-256 instructions (Rust's `sha2` target feature; detected with `getauxval` on Linux and Android, always present on Apple silicon) | `SHA1C`/`SHA1P`/`SHA1M` do four rounds, `SHA1H` gives the next `E`, `SHA1SU0`/`SHA1SU1` the message schedule | not measured (no aarch64 test host) |
+//! | `sha1_backend="neon"` | aarch64 without the SHA-1 instructions (e.g. Cortex-A72 without the crypto extension, Raspberry Pi 4) | single streams: the `soft` code; [`multi`]: 4 messages in the lanes of a `q` register (`USRA`+`SHL` rotations, `BSL` for Ch and Maj), message words transposed 4×4 with `TRN1`/`TRN2` | not measured (no aarch64 test host) |
 //! | `sha1_backend="soft"` | everywhere else (any architecture, either endianness, 32- or 64-bit) | portable Rust: two dependent operations per round, the schedule computed on the fly in a 16-word ring | ≈3.4 |
 //!
 //! The test host is an Intel Xeon (family 6, model 207) with SHA-NI and AVX-512; its
@@ -58,11 +59,34 @@
 //! cores without SHA-NI, `avx2` runs half as many instructions per block as `soft`
 //! (LLVM's machine model for Skylake: ≈240 against ≈360 cycles per block).
 //!
-//! [`multi`] under `shani` and `soft` hashes one message after the other.
+//! [`multi`] under `shani`, `armv8` and `soft` hashes one message after the other.
+//!
+//! **aarch64, multi-buffer: `armv8` before `neon`** (an estimate from instruction counts
+//! and published timings, **not a measurement**: no aarch64 machine measures here, and
+//! qemu timings mean nothing). Timings are the Arm Software Optimization Guides' as
+//! LLVM's scheduling models encode them (`AArch64SchedNeoverseN1.td`,
+//! `AArch64SchedNeoverseV1.td`, and `AArch64SchedA57.td`, which LLVM uses for Cortex-A72).
+//! Instructions per 64-byte block, counted in the release disassembly (aarch64, Rust
+//! 1.96) of each backend's block loop:
+//!
+//! | | `armv8`, one message | `neon`, 4 messages | `soft`, one message |
+//! |---|---|---|---|
+//! | instructions per block | 105: 20 `SHA1C/P/M`, 20 `SHA1H`, 32 `SHA1SU0/1`, 22 `ADD` | 1262 per 4 blocks = 315.5: 394 `ADD`, 292 `EOR`, 224 `USRA`, 160 `SHL`, 85 `AND`/`ORR`/`BSL`, 36 `MOV`, the rest loads, `REV32`, `TRN`, loop control | 1001 (scalar) |
+//! | bound on Neoverse N1 | the chain of 20 `SHA1C/P/M` at 4 cycles each, ≈80 cycles (72 crypto µops on the one V0 pipe fit under it) | 1262 ASIMD µops on 2 pipes, 384 shifts on V1 alone: ≈631 cycles per 4 blocks, ≈158 per block (the chain, 80 rounds × 6 cycles = 480, is shorter) | ≈334 (3 integer pipes) |
+//! | bound on Neoverse V1 | the same ≈80 cycles (`SHA1C/P/M` 4 cycles, V0 only) | the chain, 480 cycles per 4 blocks, ≈120 per block (4 ASIMD pipes: 316 cycles of µops) | ≈250 (4 integer pipes) |
+//! | bound on Cortex-A72 | 20 × 6 cycles (`SHA1C/P/M`, 2 µops on F0), ≈120 | ≈631 cycles per 4 blocks (2 pipes, shifts on F1 only), ≈158 per block | ≈334–500 (3-wide decode, 2 integer ALUs) |
+//!
+//! So where the SHA-1 instructions exist, four messages one after the other through
+//! `armv8` take ≈1.5–2× fewer cycles than the four lanes of `neon`, and detection puts
+//! `armv8` first for [`multi`] as for single streams. Without them (Cortex-A72 without
+//! the crypto extension: qemu's `cortex-a72` rung of the cross ladder), `neon`'s lanes are
+//! ≈2–3× `soft`, so `neon` comes before `soft`, and single streams stay on `soft` there
+//! (a one-lane NEON round would be longer than the scalar one: NEON has no rotate and
+//! 2–3-cycle integer latency). Bench ids `sha1/neon`, `sha1-mb16/neon` (aarch64 CI host).
 //!
 //! Detection prefers `avx512` (which hashes single streams with SHA-NI when
 //! present, so it only adds the 16-lane kernel), then `shani`, then `avx2`, then
-//! `soft`; on aarch64 `armv8`, then `soft`. A forced backend governs both single
+//! `soft`; on aarch64 `armv8`, then `neon`, then `soft`. A forced backend governs both single
 //! streams and [`multi`]. It runs once
 //! (the result is cached by `simdcrypt-dispatch`) and the choice is stored in
 //! [`block_api::Sha1Core`] when it is created, so each bulk update dispatches once;
@@ -73,6 +97,9 @@
 //! Every backend runs in constant time with respect to the data hashed: only
 //! additions, rotations by constant amounts and bitwise logic, with no data-dependent
 //! branches or table lookups. (That does not make SHA-1 secure; see above.)
+//!
+//! On aarch64, `armv8` (the SHA-1 instructions) and `neon` (additions, shifts and
+//! bitwise selects on the message lanes) are constant-time in the same way.
 //!
 //! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret: the compression of
 //! `soft`, `avx2` and `shani` and the multi-buffer hashing of `avx2` and `avx512` pass the
@@ -90,9 +117,11 @@
 //! RUSTFLAGS='--cfg sha1_backend="avx2"' cargo test
 //! RUSTFLAGS='--cfg sha1_backend="avx512"' cargo test
 //! RUSTFLAGS='--cfg sha1_backend="armv8"' cargo test    # aarch64
+//! RUSTFLAGS='--cfg sha1_backend="neon"' cargo test     # aarch64
 //! ```
 //!
-//! Forcing `soft` is honoured everywhere. Forcing `shani`, `avx2`, `avx512` or `armv8`
+//! Forcing `soft` is honoured everywhere. Forcing `shani`, `avx2`, `avx512`, `armv8` or
+//! `neon`
 //! makes the first hasher created panic with a clear message if the CPU lacks the
 //! features (or is not of the backend's architecture). Forcing never removes code: every
 //! backend of the target stays compiled. RustCrypto's own values are accepted too:
@@ -137,7 +166,9 @@ pub use backends::__backends;
 /// independent messages at once, one message per SIMD lane.
 ///
 /// The AVX-512 backend hashes 16 messages in the 16 lanes of a `zmm` register, the
-/// AVX2 backend 8 in a `ymm`; with SHA-NI alone, or elsewhere, the messages are
+/// AVX2 backend 8 in a `ymm`, the aarch64 NEON backend 4 in a `q` register (on CPUs
+/// without the SHA-1 instructions); with SHA-NI alone, the ARMv8 SHA-1 instructions, or
+/// elsewhere, the messages are
 /// hashed one after the other with the single-stream code (so every platform gets
 /// the same results). Messages may have any, unequal lengths: a lane whose message
 /// is done drops out while the others continue, and every lane builds its own

@@ -277,6 +277,8 @@ fn forced_backend_is_the_one_used() {
         Some("avx2")
     } else if cfg!(sha1_backend = "avx512") {
         Some("avx512")
+    } else if cfg!(sha1_backend = "neon") {
+        Some("neon")
     } else {
         None
     };
@@ -284,7 +286,7 @@ fn forced_backend_is_the_one_used() {
         Some(name) => assert_eq!(selected, name),
         // Unforced: the best available, in the documented order.
         None => {
-            let best = ["avx512", "shani", "avx2", "armv8", "soft"]
+            let best = ["avx512", "shani", "avx2", "armv8", "neon", "soft"]
                 .into_iter()
                 .find(|&n| sha1::__backends::available(n));
             assert_eq!(Some(selected), best);

@@ -174,11 +174,11 @@ pub(super) fn digest_each<M: AsRef<[u8]>>(
 /// length is then at least `n`), absorbs its first `n` blocks into lane `j` of the
 /// word-major state (`state[w][j]` is word `w` of lane `j`); lanes with an empty
 /// slice keep their state.
-// The lane driver serves the x86 lane kernels; other targets hash one message
-// after the other (`digest_each`).
+// The lane driver serves the x86 and aarch64 lane kernels; other targets hash one
+// message after the other (`digest_each`).
 #[cfg_attr(
     not(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
+        any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
         simdcrypt_rustc = "1.89"
     )),
     allow(dead_code)
@@ -197,7 +197,7 @@ impl<const L: usize, T: Fn(&mut [[u32; L]; 4], &[&[[u8; 64]]; L], usize)> LaneKe
 /// A batch of a single message uses the single-stream `compress` instead.
 #[cfg_attr(
     not(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
+        any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
         simdcrypt_rustc = "1.89"
     )),
     allow(dead_code)
