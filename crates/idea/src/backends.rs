@@ -1,9 +1,10 @@
 //! Backend selection: the only place that decides which IDEA implementation runs.
 //!
 //! `detect()` returns the backend forced by `--cfg idea_backend="…"`, else the best one
-//! this CPU supports: `avx512` > `avx2` > `soft` on x86, `neon` > `soft` on aarch64. The subkeys are the same 52 words for
-//! every backend (the SIMD ones broadcast them once per bulk call), so a cipher stores the
-//! words and its [`Backend`]; a bulk call dispatches once.
+//! this CPU supports: `avx512` > `avx2` > `soft` on x86, `neon` > `soft` on aarch64. The
+//! subkeys are the same 52 words for every backend (the SIMD ones broadcast them once per
+//! bulk call), so a cipher stores the words and its [`Backend`]; a bulk call dispatches
+//! once.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from

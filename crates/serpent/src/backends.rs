@@ -2,9 +2,9 @@
 //!
 //! The backends are the rows of the `backends!` table below, most preferred first:
 //! `detect()` returns the backend forced by `--cfg serpent_backend="…"`, else the first
-//! one this CPU supports: `avx512` > `avx2` > `soft` on x86, `neon` > `soft` on aarch64. Every backend uses the same round keys
-//! (33 × 4 words), so a cipher stores them once beside its [`Backend`]; a bulk call
-//! dispatches once.
+//! one this CPU supports: `avx512` > `avx2` > `soft` on x86, `neon` > `soft` on aarch64.
+//! Every backend uses the same round keys (33 × 4 words), so a cipher stores them once
+//! beside its [`Backend`]; a bulk call dispatches once.
 
 // `soft` first: it defines `serpent_core!`, which the SIMD backends expand.
 #[macro_use]
