@@ -21,7 +21,7 @@
 #[clippy::msrv = "1.89"]
 mod aesni_avx2;
 #[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
+    any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
     simdcrypt_rustc = "1.89"
 ))]
 #[clippy::msrv = "1.89"]
@@ -38,6 +38,9 @@ mod gfni_avx2;
 ))]
 #[clippy::msrv = "1.89"]
 mod gfni_avx512;
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod neon_aes;
 pub(crate) mod soft;
 
 use cipher::{
@@ -75,6 +78,13 @@ simdcrypt_dispatch::backends! {
         blocks: 6,
         rustc: "1.89",
     }
+    /// Byte-sliced NEON + `AESE` + `TBL`, 16 blocks per pass.
+    "neon_aes" => NeonAes {
+        arch: ["aarch64"],
+        needs: ["neon", "aes"],
+        blocks: 10,
+        rustc: "1.89",
+    }
 }
 
 /// The fewest blocks worth a padded byte-sliced pass of a row whose table `blocks` is
@@ -86,7 +96,7 @@ simdcrypt_dispatch::backends! {
 /// 17.6 / 14.2 (Camellia-128 at 4 blocks: 12.9 / 10.2).
 #[cfg_attr(
     not(all(
-        any(target_arch = "x86", target_arch = "x86_64"),
+        any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
         simdcrypt_rustc = "1.89"
     )),
     allow(dead_code)
@@ -116,6 +126,8 @@ impl Backend {
             Backend::GfniAvx2(_) | Backend::GfniAvx512(_) => {
                 min_pass::<RK>(token::GfniAvx2::MIN_BLOCKS)
             }
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            Backend::NeonAes(_) => min_pass::<RK>(token::NeonAes::MIN_BLOCKS),
         }
     }
 
@@ -149,6 +161,10 @@ impl Backend {
             // SAFETY: the token proves the CPU has the target features of
             // `gfni_avx512::encrypt` (AVX2, AVX-512F/BW/VL, GFNI).
             Backend::GfniAvx512(_) => unsafe { gfni_avx512::encrypt(k, f) },
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            // SAFETY: the token proves the CPU has the target features of
+            // `neon_aes::encrypt` (NEON, AES).
+            Backend::NeonAes(_) => unsafe { neon_aes::encrypt(k, f) },
         }
     }
 
@@ -182,6 +198,10 @@ impl Backend {
             // SAFETY: the token proves the CPU has the target features of
             // `gfni_avx512::decrypt` (AVX2, AVX-512F/BW/VL, GFNI).
             Backend::GfniAvx512(_) => unsafe { gfni_avx512::decrypt(k, f) },
+            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+            // SAFETY: the token proves the CPU has the target features of
+            // `neon_aes::decrypt` (NEON, AES).
+            Backend::NeonAes(_) => unsafe { neon_aes::decrypt(k, f) },
         }
     }
 }
