@@ -2,7 +2,8 @@
 //!
 //! The backends are the rows of the `backends!` table below, most preferred first:
 //! `detect()` returns the backend forced by `--cfg camellia_backend="…"`, else the first
-//! one this CPU supports: `gfni_avx512` > `gfni_avx2` > `aesni_avx2` > `soft`. Every
+//! one this CPU supports: `gfni_avx512` > `gfni_avx2` > `aesni_avx2` > `soft` on x86,
+//! `neon_aes` > `soft` on aarch64. Every
 //! backend reads the same subkeys (`[u64; RK]`, RFC 3713 order), so the cipher stores them
 //! once next to the chosen [`Backend`]; a bulk call dispatches once.
 //!
@@ -79,6 +80,8 @@ simdcrypt_dispatch::backends! {
         rustc: "1.89",
     }
     /// Byte-sliced NEON + `AESE` + `TBL`, 16 blocks per pass.
+    // `blocks: 10`: an estimate, not a measurement (no aarch64 host here): a padded pass
+    // ≈ 1430 cycles against `soft`'s 135–180 per block on Neoverse N1 (crate docs).
     "neon_aes" => NeonAes {
         arch: ["aarch64"],
         needs: ["neon", "aes"],
