@@ -52,30 +52,34 @@
 //! aarch64 this code ran on is qemu, whose timings mean nothing. Instructions counted in
 //! the release build's disassembly (Debian rustc 1.96, `aarch64-unknown-linux-gnu`,
 //! `aarch64-linux-gnu-objdump -d`, the `camellia` bench binary):
-//! - `neon_aes`, one 16-block pass: a pair of Feistel rounds is 335 instructions (16
-//!   `AESE`, 80 `TBL`, 96 `EOR`, 33 `AND`, 32 `USHR`, 16 `LD1R` subkey-byte broadcasts
-//!   with 15 address `SUB`s, about 32 spill loads and stores, 3 of loop control); an
+//! - `neon_aes`, one 16-block pass: an iteration of the round loop (two Feistel rounds)
+//!   is 334 instructions: 16 `AESE`, 80 `TBL`, 96 `EOR`, 33 `AND`, 32 `USHR`, 16 `LD1R`
+//!   subkey-byte broadcasts with 15 address `SUB`s, 6 register `MOV`s, 2 `MOVI`, about
+//!   30 loads and stores of spilled registers and reloaded tables, and loop control; an
 //!   FL/FL⁻¹ layer 92; loads, the two 16×16 transposes (128 `ZIP1`/`ZIP2`), whitening
-//!   and stores 268. Camellia-128 (9 round pairs, 2 FL layers): 3467 per pass, **217 per
-//!   block**; Camellia-192/256 (12 pairs, 3 layers): 4564, **285 per block**.
-//! - `soft`, one block: each round is 8 byte extractions (`UBFX`/`LSR`/`AND`), 8 table
-//!   loads and 9 `EOR`s; six rounds plus FL/FL⁻¹ are a 175-instruction loop. Camellia-128:
-//!   **536 per block**, 144 of them table loads; Camellia-192/256: **711**.
+//!   and stores 268. Camellia-128 (9 round pairs, 2 FL layers): 3458 per pass, **216 per
+//!   block**; Camellia-192/256 (12 pairs, 3 layers): 4552, **285 per block** (the same
+//!   loop body with more iterations; counted in the `RK = 26` instance).
+//! - `soft`, one block: a round is 8 byte extractions (`UBFX`/`LSR`/`AND`), 8 table
+//!   loads and about 9 `EOR`s; six rounds plus FL/FL⁻¹ are a 175-instruction loop.
+//!   Camellia-128: **535 per block** (plus the call), 144 of them table loads;
+//!   Camellia-192/256: **710**.
 //!
 //! Weighed with the Arm Neoverse N1 Software Optimization Guide as LLVM encodes it
 //! (`llvm/lib/Target/AArch64/AArch64SchedNeoverseN1.td`): N1 has two 128-bit vector
-//! pipes; `EOR`/`AND`/`ZIP`/1-register `TBL` issue on either (2 cycles latency), `AESE`
-//! on V0 only, `USHR` on V1 only (16 and 32 per round pair: balanced), `LD1R` takes a
-//! load and a vector slot. A round pair is about 281 vector µops, a Camellia-128 pass
-//! about 2860: ≥ 1430 cycles per 16 blocks, **≈ 90 cycles per block (≈ 5.6 cycles/byte)**.
-//! `soft` runs on 3 integer pipes and 2 load pipes with 4-wide decode: ≥ 134 cycles
-//! per block from decode alone, and each round's critical path (XOR, extract, a 4-cycle
-//! load, a three-level XOR tree) is about 10 cycles, 180 for the 18 rounds, which the
+//! pipes; `EOR`/`AND`/`ZIP`/`MOV`/1-register `TBL` issue on either (2 cycles latency),
+//! `AESE` on V0 only, `USHR` on V1 only (16 and 32 per round pair: balanced), `LD1R`
+//! takes a load and a vector slot, a `STP` of two `q` registers two vector slots. A
+//! round pair is about 300 vector µops, a Camellia-128 pass about 3040: ≥ 1520 cycles
+//! per 16 blocks, **≈ 95 cycles per block (≈ 6 cycles/byte)**. `soft` runs on 3
+//! integer pipes and 2 load pipes with 4-wide decode: ≥ 134 cycles per block from
+//! decode alone, and each round's critical path (XOR, extract, a 4-cycle load, a
+//! three-level XOR tree) is about 10 cycles, 180 for the 18 rounds, which the
 //! 128-entry window overlaps with the next block only in part: **≈ 135–180 cycles per
-//! block (8–11 cycles/byte)**. So `neon_aes` is expected at 1.5–2× `soft` on N1, more
+//! block (8–11 cycles/byte)**. So `neon_aes` is expected at 1.4–1.9× `soft` on N1, more
 //! on cores with four vector pipes (Neoverse V1/V2, Apple), where the vector side
 //! doubles and the scalar side does not. The crossover of a zero-padded 16-block pass
-//! (≈ 1430 cycles) with `soft` (135–180 per block) is 8–11 blocks: the row's `blocks`
+//! (≈ 1520 cycles) with `soft` (135–180 per block) is 8–11 blocks: the row's `blocks`
 //! is 10, the choice that loses least at either end. The criterion ids
 //! `camellia128/neon_aes` and `camellia128/soft` let the real arm64 CI host measure it.
 //!
@@ -86,8 +90,8 @@
 //!   constant-time** on CPUs with caches. Its key schedule uses the same tables.
 //! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`, `neon_aes`: whole passes are
 //!   constant-time (GFNI, AES-NI or ARMv8 `AESE` instructions, `vpshufb`/`TBL` on
-//!   registers and plain vector logic, no table in memory, no branch or address that
-//!   depends on data or key). `TBL`'s (and `vpshufb`'s) indices are data, but `TBL` is a
+//!   registers and plain vector logic, no memory table indexed by data, no branch or
+//!   address that depends on data or key). `TBL`'s (and `vpshufb`'s) indices are data, but `TBL` is a
 //!   permutation of bytes already in registers, not a memory load: its timing does not
 //!   depend on the index values. Single blocks and short runs — every
 //!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6;
