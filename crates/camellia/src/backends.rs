@@ -81,7 +81,7 @@ simdcrypt_dispatch::backends! {
     }
     /// Byte-sliced NEON + `AESE` + `TBL`, 16 blocks per pass.
     // `blocks: 10`: an estimate, not a measurement (no aarch64 host here): a padded pass
-    // ≈ 1520 cycles against `soft`'s 135–180 per block on Neoverse N1 (crate docs).
+    // ≈ 1475 cycles against `soft`'s 135–180 per block on Neoverse N1 (crate docs).
     "neon_aes" => NeonAes {
         arch: ["aarch64"],
         needs: ["neon", "aes"],

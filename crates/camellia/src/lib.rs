@@ -53,13 +53,13 @@
 //! the release build's disassembly (Debian rustc 1.96, `aarch64-unknown-linux-gnu`,
 //! `aarch64-linux-gnu-objdump -d`, the `camellia` bench binary):
 //! - `neon_aes`, one 16-block pass: an iteration of the round loop (two Feistel rounds)
-//!   is 334 instructions: 16 `AESE`, 80 `TBL`, 96 `EOR`, 33 `AND`, 32 `USHR`, 16 `LD1R`
-//!   subkey-byte broadcasts with 15 address `SUB`s, 6 register `MOV`s, 2 `MOVI`, about
-//!   30 loads and stores of spilled registers and reloaded tables, and loop control; an
-//!   FL/FL⁻¹ layer 92; loads, the two 16×16 transposes (128 `ZIP1`/`ZIP2`), whitening
-//!   and stores 268. Camellia-128 (9 round pairs, 2 FL layers): 3458 per pass, **216 per
-//!   block**; Camellia-192/256 (12 pairs, 3 layers): 4552, **285 per block** (the same
-//!   loop body with more iterations; counted in the `RK = 26` instance).
+//!   is 310 instructions: 16 `AESE`, 80 `TBL`, 96 `EOR`, 32 `AND`, 32 `USHR`, 16 `DUP`
+//!   (subkey bytes, from one `LDP` per subkey), 2 `MOVI`, about 30 loads and stores of
+//!   spilled registers and reloaded tables, and loop control; an FL/FL⁻¹ layer 80;
+//!   loads, the two 16×16 transposes (128 `ZIP1`/`ZIP2`), whitening and stores 238.
+//!   Camellia-128 (9 round pairs, 2 FL layers): 3188 per pass, **199 per block**;
+//!   Camellia-192/256 (12 pairs, 3 layers): 4198, **262 per block** (the same loop body
+//!   with more iterations; counted in the `RK = 26` instance).
 //! - `soft`, one block: a round is 8 byte extractions (`UBFX`/`LSR`/`AND`), 8 table
 //!   loads and about 9 `EOR`s; six rounds plus FL/FL⁻¹ are a 175-instruction loop.
 //!   Camellia-128: **535 per block** (plus the call), 144 of them table loads;
@@ -68,18 +68,18 @@
 //! Weighed with the Arm Neoverse N1 Software Optimization Guide as LLVM encodes it
 //! (`llvm/lib/Target/AArch64/AArch64SchedNeoverseN1.td`): N1 has two 128-bit vector
 //! pipes; `EOR`/`AND`/`ZIP`/`MOV`/1-register `TBL` issue on either (2 cycles latency),
-//! `AESE` on V0 only, `USHR` on V1 only (16 and 32 per round pair: balanced), `LD1R`
-//! takes a load and a vector slot, a `STP` of two `q` registers two vector slots. A
-//! round pair is about 300 vector µops, a Camellia-128 pass about 3040: ≥ 1520 cycles
-//! per 16 blocks, **≈ 95 cycles per block (≈ 6 cycles/byte)**. `soft` runs on 3
+//! `AESE` on V0 only, `USHR` on V1 only (16 and 32 per round pair: balanced), `DUP`
+//! (element) on either, a `STP` of two `q` registers takes two vector slots. A round
+//! pair is about 290 vector µops, a Camellia-128 pass about 2950: ≥ 1475 cycles
+//! per 16 blocks, **≈ 92 cycles per block (≈ 5.8 cycles/byte)**. `soft` runs on 3
 //! integer pipes and 2 load pipes with 4-wide decode: ≥ 134 cycles per block from
 //! decode alone, and each round's critical path (XOR, extract, a 4-cycle load, a
 //! three-level XOR tree) is about 10 cycles, 180 for the 18 rounds, which the
 //! 128-entry window overlaps with the next block only in part: **≈ 135–180 cycles per
-//! block (8–11 cycles/byte)**. So `neon_aes` is expected at 1.4–1.9× `soft` on N1, more
+//! block (8–11 cycles/byte)**. So `neon_aes` is expected at 1.5–2× `soft` on N1, more
 //! on cores with four vector pipes (Neoverse V1/V2, Apple), where the vector side
 //! doubles and the scalar side does not. The crossover of a zero-padded 16-block pass
-//! (≈ 1520 cycles) with `soft` (135–180 per block) is 8–11 blocks: the row's `blocks`
+//! (≈ 1475 cycles) with `soft` (135–180 per block) is 8–11 blocks: the row's `blocks`
 //! is 10, the choice that loses least at either end. The criterion ids
 //! `camellia128/neon_aes` and `camellia128/soft` let the real arm64 CI host measure it.
 //!
@@ -91,9 +91,9 @@
 //! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`, `neon_aes`: whole passes are
 //!   constant-time (GFNI, AES-NI or ARMv8 `AESE` instructions, `vpshufb`/`TBL` on
 //!   registers and plain vector logic, no memory table indexed by data, no branch or
-//!   address that depends on data or key). `TBL`'s (and `vpshufb`'s) indices are data, but `TBL` is a
-//!   permutation of bytes already in registers, not a memory load: its timing does not
-//!   depend on the index values. Single blocks and short runs — every
+//!   address that depends on data or key). `TBL`'s (and `vpshufb`'s) indices are data,
+//!   but `TBL` is a permutation of bytes already in registers, not a memory load: its
+//!   timing does not depend on the index values. Single blocks and short runs — every
 //!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6;
 //!   `neon_aes`: 10; all two more with 192- and 256-bit keys) blocks,
 //!   and the key schedule — use the `soft` code and are not.

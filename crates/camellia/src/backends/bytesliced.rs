@@ -39,6 +39,12 @@ pub(crate) trait Simd: Copy {
     fn store(self, dst: &mut [u8], v: Self::V);
     /// `rep` (a byte repeated four times) in every 32-bit lane.
     fn splat(self, rep: &u32) -> Self::V;
+    /// Byte `j` of the subkey `k` in every lane: `splat(&k[j])`, which a backend may
+    /// override to load `k` in wider pieces and broadcast a lane (the same value).
+    #[inline(always)]
+    fn key_byte(self, k: &KeyBytes, j: usize) -> Self::V {
+        self.splat(&k[j])
+    }
     /// `a ^ b`.
     fn xor(self, a: Self::V, b: Self::V) -> Self::V;
     /// `a ^ b ^ c`.
@@ -168,10 +174,13 @@ fn transpose<S: Simd>(s: S, a: [S::V; 16]) -> [S::V; 16] {
     round(s, round(s, round(s, round(s, a))))
 }
 
+// An index loop, not `iter_mut`: the x86 backends' code stays as it was before
+// `key_byte` (an `iter_mut` loop changed their register allocation).
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn add_key<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
     for j in 0..8 {
-        x[j] = s.xor(x[j], s.splat(&k[j]));
+        x[j] = s.xor(x[j], s.key_byte(k, j));
     }
 }
 
@@ -179,14 +188,14 @@ fn add_key<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
 #[inline(always)]
 fn feistel<S: Simd>(s: S, src: &[S::V; 8], dst: &mut [S::V; 8], k: &KeyBytes) {
     let x = [
-        s.xor(src[0], s.splat(&k[0])),
-        s.xor(src[1], s.splat(&k[1])),
-        s.xor(src[2], s.splat(&k[2])),
-        s.xor(src[3], s.splat(&k[3])),
-        s.xor(src[4], s.splat(&k[4])),
-        s.xor(src[5], s.splat(&k[5])),
-        s.xor(src[6], s.splat(&k[6])),
-        s.xor(src[7], s.splat(&k[7])),
+        s.xor(src[0], s.key_byte(k, 0)),
+        s.xor(src[1], s.key_byte(k, 1)),
+        s.xor(src[2], s.key_byte(k, 2)),
+        s.xor(src[3], s.key_byte(k, 3)),
+        s.xor(src[4], s.key_byte(k, 4)),
+        s.xor(src[5], s.key_byte(k, 5)),
+        s.xor(src[6], s.key_byte(k, 6)),
+        s.xor(src[7], s.key_byte(k, 7)),
     ];
     let [
         mut x0,
@@ -226,16 +235,16 @@ fn feistel<S: Simd>(s: S, src: &[S::V; 8], dst: &mut [S::V; 8], k: &KeyBytes) {
 #[inline(always)]
 fn fl<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
     let t = [
-        s.and(x[0], s.splat(&k[0])),
-        s.and(x[1], s.splat(&k[1])),
-        s.and(x[2], s.splat(&k[2])),
-        s.and(x[3], s.splat(&k[3])),
+        s.and(x[0], s.key_byte(k, 0)),
+        s.and(x[1], s.key_byte(k, 1)),
+        s.and(x[2], s.key_byte(k, 2)),
+        s.and(x[3], s.key_byte(k, 3)),
     ];
     for j in 0..4 {
         x[4 + j] = s.xor(x[4 + j], s.rotl1_pair(t[j], t[(j + 1) % 4]));
     }
     for j in 0..4 {
-        x[j] = s.xor(x[j], s.or(x[4 + j], s.splat(&k[4 + j])));
+        x[j] = s.xor(x[j], s.or(x[4 + j], s.key_byte(k, 4 + j)));
     }
 }
 
@@ -243,13 +252,13 @@ fn fl<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
 #[inline(always)]
 fn flinv<S: Simd>(s: S, y: &mut [S::V; 8], k: &KeyBytes) {
     for j in 0..4 {
-        y[j] = s.xor(y[j], s.or(y[4 + j], s.splat(&k[4 + j])));
+        y[j] = s.xor(y[j], s.or(y[4 + j], s.key_byte(k, 4 + j)));
     }
     let t = [
-        s.and(y[0], s.splat(&k[0])),
-        s.and(y[1], s.splat(&k[1])),
-        s.and(y[2], s.splat(&k[2])),
-        s.and(y[3], s.splat(&k[3])),
+        s.and(y[0], s.key_byte(k, 0)),
+        s.and(y[1], s.key_byte(k, 1)),
+        s.and(y[2], s.key_byte(k, 2)),
+        s.and(y[3], s.key_byte(k, 3)),
     ];
     for j in 0..4 {
         y[4 + j] = s.xor(y[4 + j], s.rotl1_pair(t[j], t[(j + 1) % 4]));

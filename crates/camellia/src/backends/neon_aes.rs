@@ -39,8 +39,8 @@
 use core::arch::aarch64::*;
 
 use super::bytesliced::{
-    self, INV_SHIFT_ROWS, LazyKeyBytes, POST1_HI, POST1_LO, POST2_HI, POST2_LO, POST3_HI, POST3_LO,
-    PRE4_HI, PRE4_LO, PRE123_HI, PRE123_LO, Simd, one,
+    self, INV_SHIFT_ROWS, KeyBytes, LazyKeyBytes, POST1_HI, POST1_LO, POST2_HI, POST2_LO, POST3_HI,
+    POST3_LO, PRE4_HI, PRE4_LO, PRE123_HI, PRE123_LO, Simd, one,
 };
 use crate::backends::Block;
 use cipher::{
@@ -130,6 +130,25 @@ impl Simd for NeonAes {
     fn splat(self, rep: &u32) -> uint8x16_t {
         // SAFETY: NEON, as proven by `self`.
         unsafe { vreinterpretq_u8_u32(vdupq_n_u32(*rep)) }
+    }
+
+    /// A 16-byte load of the half of `k` that holds byte `j` and a `DUP` (element) of its
+    /// lane: the compiler merges the loads of one subkey into one `LDP`, where `LD1R` per
+    /// byte (`splat`) would need an address register each (it has no offset form), one
+    /// more `SUB` per byte.
+    #[inline(always)]
+    fn key_byte(self, k: &KeyBytes, j: usize) -> uint8x16_t {
+        let half = &k[j & 4..(j & 4) + 4];
+        // SAFETY: NEON, as proven by `self`; `half` is 4 readable `u32`s.
+        unsafe {
+            let v = vld1q_u32(half.as_ptr());
+            vreinterpretq_u8_u32(match j & 3 {
+                0 => vdupq_laneq_u32::<0>(v),
+                1 => vdupq_laneq_u32::<1>(v),
+                2 => vdupq_laneq_u32::<2>(v),
+                _ => vdupq_laneq_u32::<3>(v),
+            })
+        }
     }
 
     #[inline(always)]
