@@ -1,6 +1,6 @@
 //! Byte-sliced Camellia with NEON and the ARMv8 AES instructions (16 blocks per pass),
-//! for aarch64 CPUs with the Cryptography Extension (every Apple core, Neoverse N1/V1/
-//! V2/N2, Cortex-A53/A57/A72 and later when the vendor licensed it).
+//! for aarch64 CPUs with the AES instructions of the Cryptography Extension (every
+//! Apple core; optional on Arm's Cortex-A and Neoverse cores, present on most servers).
 //!
 //! The x86 `aesni_avx2` design carried to NEON: J. Kivilinna's byte-sliced Camellia
 //! ("Block Ciphers: Fast Implementations on x86-64 Architecture", University of Oulu,
