@@ -1,9 +1,9 @@
 //! Camellia benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's
 //! camellia 0.2.1, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `camellia128/<backend>` (`soft`, `aesni_avx2`, `gfni_avx2`, `gfni_avx512`), same for
-//!   `camellia192` and `camellia256`: raw ECB `encrypt_blocks` with that backend forced
-//!   (`__backends`);
+//! - `camellia128/<backend>` (`soft`, `aesni_avx2`, `gfni_avx2`, `gfni_avx512`; on
+//!   aarch64 `neon_aes`), same for `camellia192` and `camellia256`: raw ECB
+//!   `encrypt_blocks` with that backend forced (`__backends`);
 //! - `camellia128/api`: `camellia::Camellia128` as detected; `camellia128/rustcrypto`:
 //!   `rc_camellia::Camellia128`;
 //! - `camellia128-ctr/…`, `camellia128-cbc-enc/…`, `camellia128-cbc-dec/…`: the published

@@ -20,6 +20,7 @@
 //! | byte-sliced GFNI on `zmm` | `camellia_backend="gfni_avx512"` | x86/x86-64 with AVX-512F/BW/VL and GFNI | 64 |
 //! | byte-sliced GFNI on `ymm` | `camellia_backend="gfni_avx2"` | x86/x86-64 with AVX2 and GFNI | 32 |
 //! | byte-sliced AES-NI + `vpshufb` on `ymm` | `camellia_backend="aesni_avx2"` | x86/x86-64 with AES-NI and AVX2 | 32 |
+//! | byte-sliced NEON + `AESE` + `TBL` | `camellia_backend="neon_aes"` | aarch64 with NEON and the AES extension | 16 |
 //! | table-based portable Rust | `camellia_backend="soft"` | every target (also 32-bit and big-endian) | 1 |
 //!
 //! The SIMD backends run many blocks at once (ECB, CTR, CBC decryption); a single block
@@ -35,29 +36,82 @@
 //! Implementations on x86-64 Architecture", University of Oulu, 2013). Wide backends hand the blocks that do not fill a pass to the narrower
 //! paths (`zmm` → `ymm` → a zero-padded `ymm` pass → one `soft` block).
 //!
+//! ## aarch64: `neon_aes`
+//!
+//! `aesni_avx2`'s design on 128-bit NEON registers, as Kivilinna's own SIMD128 Camellia
+//! in libgcrypt (`cipher/camellia-simd128.h`, 2023) does it with the ARMv8 Cryptography
+//! Extension: the same shared byte-sliced code and nibble tables, `TBL` for `vpshufb`,
+//! `AESE` with a zero key for `vaesenclast` (both are SubBytes and ShiftRows around an
+//! XOR with zero; the same InvShiftRows `TBL` cancels the ShiftRows). 16 blocks per pass
+//! (16 byte slices in 16 of the 32 registers). Calls and tails of fewer than 10 blocks
+//! (12 with 192/256-bit keys) run `soft`, like on x86; CBC encryption always does.
+//! Without the AES extension `soft` runs: a `TBL`-only S-box (four 64-byte `TBL`/`TBX`
+//! look-ups per byte slice) was not written.
+//!
+//! Why it pays against `soft` — **an estimate; no aarch64 speed was measured**: the only
+//! aarch64 this code ran on is qemu, whose timings mean nothing. Instructions counted in
+//! the release build's disassembly (Debian rustc 1.96, `aarch64-unknown-linux-gnu`,
+//! `aarch64-linux-gnu-objdump -d`, the `camellia` bench binary):
+//! - `neon_aes`, one 16-block pass: an iteration of the round loop (two Feistel rounds)
+//!   is 310 instructions: 16 `AESE`, 80 `TBL`, 96 `EOR`, 32 `AND`, 32 `USHR`, 16 `DUP`
+//!   (subkey bytes, from one `LDP` per subkey), 2 `MOVI`, about 30 loads and stores of
+//!   spilled registers and reloaded tables, and loop control; an FL/FL⁻¹ layer 80;
+//!   loads, the two 16×16 transposes (128 `ZIP1`/`ZIP2`), whitening and stores 238.
+//!   Camellia-128 (9 round pairs, 2 FL layers): 3188 per pass, **199 per block**;
+//!   Camellia-192/256 (12 pairs, 3 layers): 4198, **262 per block** (the same loop body
+//!   with more iterations; counted in the `RK = 26` instance).
+//! - `soft`, one block: a round is 8 byte extractions (`UBFX`/`LSR`/`AND`), 8 table
+//!   loads and about 9 `EOR`s; six rounds plus FL/FL⁻¹ are a 175-instruction loop.
+//!   Camellia-128: **535 per block** (plus the call), 144 of them table loads;
+//!   Camellia-192/256: **710**.
+//!
+//! Weighed with the Arm Neoverse N1 Software Optimization Guide as LLVM encodes it
+//! (`llvm/lib/Target/AArch64/AArch64SchedNeoverseN1.td`): N1 has two 128-bit vector
+//! pipes; `EOR`/`AND`/`ZIP`/`MOV`/1-register `TBL` issue on either (2 cycles latency),
+//! `AESE` on V0 only, `USHR` on V1 only (16 and 32 per round pair: balanced), `DUP`
+//! (element) on either, a `STP` of two `q` registers takes two vector slots. A round
+//! pair is about 290 vector µops, a Camellia-128 pass about 2950: ≥ 1475 cycles
+//! per 16 blocks, **≈ 92 cycles per block (≈ 5.8 cycles/byte)**. `soft` runs on 3
+//! integer pipes and 2 load pipes with 4-wide decode: ≥ 134 cycles per block from
+//! decode alone, and each round's critical path (XOR, extract, a 4-cycle load, a
+//! three-level XOR tree) is about 10 cycles, 180 for the 18 rounds, which the
+//! 128-entry window overlaps with the next block only in part: **≈ 135–180 cycles per
+//! block (8–11 cycles/byte)**. So `neon_aes` is expected at 1.5–2× `soft` on N1, more
+//! on cores with four vector pipes (Neoverse V1/V2, Apple), where the vector side
+//! doubles and the scalar side does not. The crossover of a zero-padded 16-block pass
+//! (≈ 1475 cycles) with `soft` (135–180 per block) is 8–11 blocks: the row's `blocks`
+//! is 10, the choice that loses least at either end. The criterion ids
+//! `camellia128/neon_aes` and `camellia128/soft` let the real arm64 CI host measure it.
+//!
 //! # Security
 //!
 //! - `soft` is **table-based** (16 KiB of tables indexed by key- and data-dependent
 //!   bytes), like RustCrypto's `camellia` and most software Camellia: it is **not
 //!   constant-time** on CPUs with caches. Its key schedule uses the same tables.
-//! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`: whole passes are constant-time (GFNI or
-//!   AES-NI instructions, `vpshufb` on registers and plain vector logic, no table, no
-//!   branch or index that depends on data or key). Single blocks and short runs — every
-//!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6; both
-//!   two more with 192- and 256-bit keys) blocks,
+//! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`, `neon_aes`: whole passes are
+//!   constant-time (GFNI, AES-NI or ARMv8 `AESE` instructions, `vpshufb`/`TBL` on
+//!   registers and plain vector logic, no memory table indexed by data, no branch or
+//!   address that depends on data or key). `TBL`'s (and `vpshufb`'s) indices are data,
+//!   but `TBL` is a permutation of bytes already in registers, not a memory load: its
+//!   timing does not depend on the index values. Single blocks and short runs — every
+//!   block of CBC *encryption*, calls and tails of fewer than 4 (`aesni_avx2`: 6;
+//!   `neon_aes`: 10; all two more with 192- and 256-bit keys) blocks,
 //!   and the key schedule — use the `soft` code and are not.
 //!
 //! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret, whole batches:
 //! `gfni_avx512`, `gfni_avx2` and `aesni_avx2` pass the timing test (dudect, fixed vs
 //! random data) and the disassembly scan (no secret-dependent branch or address, no table
 //! load); `aesni_avx2` also valgrind memcheck.
+//! `neon_aes` has not been through `cargo xtask ct` (no aarch64 host here); its pass
+//! has no branch or load whose address depends on data (see its module docs).
 //!
 //! With the `zeroize` feature, the subkeys are overwritten with zeros on drop (and the
 //! SIMD backends' broadcast copies of them at the end of each call).
 //!
 //! # Configuration
 //!
-//! `--cfg camellia_backend="soft"`, `"aesni_avx2"`, `"gfni_avx2"` or `"gfni_avx512"`: use
+//! `--cfg camellia_backend="soft"`, `"aesni_avx2"`, `"gfni_avx2"`, `"gfni_avx512"` or
+//! `"neon_aes"`: use
 //! that backend instead of detecting one. Every backend stays compiled; a forced backend
 //! the CPU lacks panics with a clear message at key setup. Set it with `RUSTFLAGS` (e.g.
 //! `RUSTFLAGS='--cfg camellia_backend="soft"'`) or in `.cargo/config.toml`.

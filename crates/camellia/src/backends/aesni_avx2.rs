@@ -7,9 +7,10 @@
 //! `s(x) = Q · SubBytes(PRE · x ⊕ 0x45) ⊕ c`. `vaesenclast` with a zero round key computes
 //! SubBytes (after ShiftRows, cancelled by an InvShiftRows `vpshufb` first — every lane
 //! of a byte slice is the same byte position of different blocks), and each affine map
-//! is two 16-entry `vpshufb` look-ups on the low and high nibbles, XORed. The tables are
-//! derived from the GFNI matrices of `gfni_avx2.rs` (`Q` = post matrix · AES affine⁻¹)
-//! and checked against `s1`…`s4` on all 256 inputs by `nibble_tables_give_the_sboxes`.
+//! is two 16-entry `vpshufb` look-ups on the low and high nibbles, XORed. The tables
+//! (in `bytesliced.rs`, shared with `neon_aes`) are derived from the GFNI matrices of
+//! `gfni_avx2.rs` (`Q` = post matrix · AES affine⁻¹) and checked against `s1`…`s4` on
+//! all 256 inputs by `nibble_tables_give_the_sboxes`.
 //! `vaesenclast` on `ymm` needs VAES, so each 256-bit slice goes through two `xmm`
 //! halves (the target CPUs lack VAES).
 //!
@@ -24,8 +25,10 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self, LazyKeyBytes, Simd};
-use super::gfni_avx2::one;
+use super::bytesliced::{
+    self, INV_SHIFT_ROWS, LazyKeyBytes, POST1_HI, POST1_LO, POST2_HI, POST2_LO, POST3_HI, POST3_LO,
+    PRE4_HI, PRE4_LO, PRE123_HI, PRE123_LO, Simd, one,
+};
 use crate::backends::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -34,49 +37,6 @@ use cipher::{
     consts::{U16, U32},
     inout::{InOut, InOutBuf},
 };
-
-/// Pre map of `s1`/`s2`/`s3` (`PRE123 · x ⊕ 0x45`) on the low nibble (constant included).
-const PRE123_LO: [u8; 16] = [
-    0x45, 0xe8, 0x40, 0xed, 0x2e, 0x83, 0x2b, 0x86, 0x4b, 0xe6, 0x4e, 0xe3, 0x20, 0x8d, 0x25, 0x88,
-];
-/// … on the high nibble.
-const PRE123_HI: [u8; 16] = [
-    0x00, 0x51, 0xf1, 0xa0, 0x8a, 0xdb, 0x7b, 0x2a, 0x09, 0x58, 0xf8, 0xa9, 0x83, 0xd2, 0x72, 0x23,
-];
-/// Pre map of `s4` on the low nibble (constant included).
-const PRE4_LO: [u8; 16] = [
-    0x45, 0x40, 0x2e, 0x2b, 0x4b, 0x4e, 0x20, 0x25, 0x14, 0x11, 0x7f, 0x7a, 0x1a, 0x1f, 0x71, 0x74,
-];
-/// … on the high nibble.
-const PRE4_HI: [u8; 16] = [
-    0x00, 0xf1, 0x8a, 0x7b, 0x09, 0xf8, 0x83, 0x72, 0xad, 0x5c, 0x27, 0xd6, 0xa4, 0x55, 0x2e, 0xdf,
-];
-/// Post map of `s1`/`s4` after SubBytes, low nibble (constant included).
-const POST1_LO: [u8; 16] = [
-    0x3c, 0xcc, 0xcf, 0x3f, 0x32, 0xc2, 0xc1, 0x31, 0xdc, 0x2c, 0x2f, 0xdf, 0xd2, 0x22, 0x21, 0xd1,
-];
-/// … high nibble.
-const POST1_HI: [u8; 16] = [
-    0x00, 0xf9, 0x86, 0x7f, 0xd7, 0x2e, 0x51, 0xa8, 0xa4, 0x5d, 0x22, 0xdb, 0x73, 0x8a, 0xf5, 0x0c,
-];
-/// Post map of `s2`, low nibble (constant included).
-const POST2_LO: [u8; 16] = [
-    0x78, 0x99, 0x9f, 0x7e, 0x64, 0x85, 0x83, 0x62, 0xb9, 0x58, 0x5e, 0xbf, 0xa5, 0x44, 0x42, 0xa3,
-];
-/// … high nibble.
-const POST2_HI: [u8; 16] = [
-    0x00, 0xf3, 0x0d, 0xfe, 0xaf, 0x5c, 0xa2, 0x51, 0x49, 0xba, 0x44, 0xb7, 0xe6, 0x15, 0xeb, 0x18,
-];
-/// Post map of `s3`, low nibble (constant included).
-const POST3_LO: [u8; 16] = [
-    0x1e, 0x66, 0xe7, 0x9f, 0x19, 0x61, 0xe0, 0x98, 0x6e, 0x16, 0x97, 0xef, 0x69, 0x11, 0x90, 0xe8,
-];
-/// … high nibble.
-const POST3_HI: [u8; 16] = [
-    0x00, 0xfc, 0x43, 0xbf, 0xeb, 0x17, 0xa8, 0x54, 0x52, 0xae, 0x11, 0xed, 0xb9, 0x45, 0xfa, 0x06,
-];
-/// InvShiftRows as a `vpshufb` index: cancels the ShiftRows inside `vaesenclast`.
-const INV_SHIFT_ROWS: [u8; 16] = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3];
 
 /// Proof of AES-NI and AVX2: made only by [`aes_ymm`], a `#[target_feature]` function.
 #[derive(Clone, Copy)]
@@ -350,55 +310,6 @@ pub(crate) fn decrypt<const RK: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::backends::soft;
-
-    /// Inversion in GF(2⁸) mod x⁸ + x⁴ + x³ + x + 1 (0 ↦ 0).
-    fn inv(x: u8) -> u8 {
-        let mul = |mut a: u8, mut b: u8| {
-            let mut p = 0u8;
-            while b != 0 {
-                if b & 1 != 0 {
-                    p ^= a;
-                }
-                a = (a << 1) ^ if a & 0x80 != 0 { 0x1b } else { 0 };
-                b >>= 1;
-            }
-            p
-        };
-        (1..=255u8).find(|&y| mul(x, y) == 1).unwrap_or(0)
-    }
-
-    /// AES SubBytes (FIPS-197 §5.1.1).
-    fn sub_bytes(x: u8) -> u8 {
-        let b = inv(x);
-        b ^ b.rotate_left(1) ^ b.rotate_left(2) ^ b.rotate_left(3) ^ b.rotate_left(4) ^ 0x63
-    }
-
-    fn nib(x: u8, lo: &[u8; 16], hi: &[u8; 16]) -> u8 {
-        lo[usize::from(x & 15)] ^ hi[usize::from(x >> 4)]
-    }
-
-    #[test]
-    fn nibble_tables_give_the_sboxes() {
-        let s = |x, pre: (&[u8; 16], &[u8; 16]), post: (&[u8; 16], &[u8; 16])| {
-            nib(sub_bytes(nib(x, pre.0, pre.1)), post.0, post.1)
-        };
-        for x in 0..=255u8 {
-            let p = (&PRE123_LO, &PRE123_HI);
-            let p4 = (&PRE4_LO, &PRE4_HI);
-            assert_eq!(s(x, p, (&POST1_LO, &POST1_HI)), soft::sbox(0, x), "s1");
-            assert_eq!(s(x, p, (&POST2_LO, &POST2_HI)), soft::sbox(1, x), "s2");
-            assert_eq!(s(x, p, (&POST3_LO, &POST3_HI)), soft::sbox(2, x), "s3");
-            assert_eq!(s(x, p4, (&POST1_LO, &POST1_HI)), soft::sbox(3, x), "s4");
-        }
-        // InvShiftRows undoes ShiftRows.
-        const SHIFT_ROWS: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11];
-        for (i, &j) in SHIFT_ROWS.iter().enumerate() {
-            assert_eq!(usize::from(INV_SHIFT_ROWS[j]), i);
-        }
-    }
-
     #[test]
     fn aesni_avx2_matches_soft() {
         crate::check_matches_soft("aesni_avx2", 32);

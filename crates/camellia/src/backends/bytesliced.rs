@@ -21,6 +21,10 @@
 
 use core::cell::OnceCell;
 
+use super::soft;
+use crate::backends::Block;
+use cipher::inout::InOut;
+
 /// The vector operations a byte-sliced backend provides. An implementing value is a
 /// proof that the CPU has the instructions (backends make one only inside their
 /// `#[target_feature]` functions), so the methods are safe.
@@ -35,6 +39,12 @@ pub(crate) trait Simd: Copy {
     fn store(self, dst: &mut [u8], v: Self::V);
     /// `rep` (a byte repeated four times) in every 32-bit lane.
     fn splat(self, rep: &u32) -> Self::V;
+    /// Byte `j` of the subkey `k` in every lane: `splat(&k[j])`, which a backend may
+    /// override to load `k` in wider pieces and broadcast a lane (the same value).
+    #[inline(always)]
+    fn key_byte(self, k: &KeyBytes, j: usize) -> Self::V {
+        self.splat(&k[j])
+    }
     /// `a ^ b`.
     fn xor(self, a: Self::V, b: Self::V) -> Self::V;
     /// `a ^ b ^ c`.
@@ -164,10 +174,13 @@ fn transpose<S: Simd>(s: S, a: [S::V; 16]) -> [S::V; 16] {
     round(s, round(s, round(s, round(s, a))))
 }
 
+// An index loop, not `iter_mut`: the x86 backends' code stays as it was before
+// `key_byte` (an `iter_mut` loop changed their register allocation).
+#[allow(clippy::needless_range_loop)]
 #[inline(always)]
 fn add_key<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
     for j in 0..8 {
-        x[j] = s.xor(x[j], s.splat(&k[j]));
+        x[j] = s.xor(x[j], s.key_byte(k, j));
     }
 }
 
@@ -175,14 +188,14 @@ fn add_key<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
 #[inline(always)]
 fn feistel<S: Simd>(s: S, src: &[S::V; 8], dst: &mut [S::V; 8], k: &KeyBytes) {
     let x = [
-        s.xor(src[0], s.splat(&k[0])),
-        s.xor(src[1], s.splat(&k[1])),
-        s.xor(src[2], s.splat(&k[2])),
-        s.xor(src[3], s.splat(&k[3])),
-        s.xor(src[4], s.splat(&k[4])),
-        s.xor(src[5], s.splat(&k[5])),
-        s.xor(src[6], s.splat(&k[6])),
-        s.xor(src[7], s.splat(&k[7])),
+        s.xor(src[0], s.key_byte(k, 0)),
+        s.xor(src[1], s.key_byte(k, 1)),
+        s.xor(src[2], s.key_byte(k, 2)),
+        s.xor(src[3], s.key_byte(k, 3)),
+        s.xor(src[4], s.key_byte(k, 4)),
+        s.xor(src[5], s.key_byte(k, 5)),
+        s.xor(src[6], s.key_byte(k, 6)),
+        s.xor(src[7], s.key_byte(k, 7)),
     ];
     let [
         mut x0,
@@ -222,16 +235,16 @@ fn feistel<S: Simd>(s: S, src: &[S::V; 8], dst: &mut [S::V; 8], k: &KeyBytes) {
 #[inline(always)]
 fn fl<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
     let t = [
-        s.and(x[0], s.splat(&k[0])),
-        s.and(x[1], s.splat(&k[1])),
-        s.and(x[2], s.splat(&k[2])),
-        s.and(x[3], s.splat(&k[3])),
+        s.and(x[0], s.key_byte(k, 0)),
+        s.and(x[1], s.key_byte(k, 1)),
+        s.and(x[2], s.key_byte(k, 2)),
+        s.and(x[3], s.key_byte(k, 3)),
     ];
     for j in 0..4 {
         x[4 + j] = s.xor(x[4 + j], s.rotl1_pair(t[j], t[(j + 1) % 4]));
     }
     for j in 0..4 {
-        x[j] = s.xor(x[j], s.or(x[4 + j], s.splat(&k[4 + j])));
+        x[j] = s.xor(x[j], s.or(x[4 + j], s.key_byte(k, 4 + j)));
     }
 }
 
@@ -239,13 +252,13 @@ fn fl<S: Simd>(s: S, x: &mut [S::V; 8], k: &KeyBytes) {
 #[inline(always)]
 fn flinv<S: Simd>(s: S, y: &mut [S::V; 8], k: &KeyBytes) {
     for j in 0..4 {
-        y[j] = s.xor(y[j], s.or(y[4 + j], s.splat(&k[4 + j])));
+        y[j] = s.xor(y[j], s.or(y[4 + j], s.key_byte(k, 4 + j)));
     }
     let t = [
-        s.and(y[0], s.splat(&k[0])),
-        s.and(y[1], s.splat(&k[1])),
-        s.and(y[2], s.splat(&k[2])),
-        s.and(y[3], s.splat(&k[3])),
+        s.and(y[0], s.key_byte(k, 0)),
+        s.and(y[1], s.key_byte(k, 1)),
+        s.and(y[2], s.key_byte(k, 2)),
+        s.and(y[3], s.key_byte(k, 3)),
     ];
     for j in 0..4 {
         y[4 + j] = s.xor(y[4 + j], s.rotl1_pair(t[j], t[(j + 1) % 4]));
@@ -357,5 +370,114 @@ pub(crate) fn store<S: Simd>(s: S, out: &mut [u8], y: [S::V; 16]) {
     .enumerate()
     {
         s.store(&mut out[j * w..], v);
+    }
+}
+
+/// One block through the `soft` code.
+#[inline(always)]
+pub(crate) fn one<const RK: usize>(k: &[u64; RK], dec: bool, mut block: InOut<'_, '_, Block>) {
+    let r = if dec {
+        soft::decrypt(k, block.get_in())
+    } else {
+        soft::encrypt(k, block.get_in())
+    };
+    block.get_out().copy_from_slice(&r);
+}
+
+// The S-boxes from AES SubBytes (`aesni_avx2`'s `vaesenclast`, `neon_aes`'s `AESE`):
+// `s(x) = Q · SubBytes(PRE · x ⊕ 0x45) ⊕ c`, each affine map as two 16-entry nibble
+// look-ups XORed (`vpshufb` / `TBL`). Checked by `nibble_tables_give_the_sboxes`.
+
+/// Pre map of `s1`/`s2`/`s3` (`PRE123 · x ⊕ 0x45`) on the low nibble (constant included).
+pub(crate) const PRE123_LO: [u8; 16] = [
+    0x45, 0xe8, 0x40, 0xed, 0x2e, 0x83, 0x2b, 0x86, 0x4b, 0xe6, 0x4e, 0xe3, 0x20, 0x8d, 0x25, 0x88,
+];
+/// … on the high nibble.
+pub(crate) const PRE123_HI: [u8; 16] = [
+    0x00, 0x51, 0xf1, 0xa0, 0x8a, 0xdb, 0x7b, 0x2a, 0x09, 0x58, 0xf8, 0xa9, 0x83, 0xd2, 0x72, 0x23,
+];
+/// Pre map of `s4` on the low nibble (constant included).
+pub(crate) const PRE4_LO: [u8; 16] = [
+    0x45, 0x40, 0x2e, 0x2b, 0x4b, 0x4e, 0x20, 0x25, 0x14, 0x11, 0x7f, 0x7a, 0x1a, 0x1f, 0x71, 0x74,
+];
+/// … on the high nibble.
+pub(crate) const PRE4_HI: [u8; 16] = [
+    0x00, 0xf1, 0x8a, 0x7b, 0x09, 0xf8, 0x83, 0x72, 0xad, 0x5c, 0x27, 0xd6, 0xa4, 0x55, 0x2e, 0xdf,
+];
+/// Post map of `s1`/`s4` after SubBytes, low nibble (constant included).
+pub(crate) const POST1_LO: [u8; 16] = [
+    0x3c, 0xcc, 0xcf, 0x3f, 0x32, 0xc2, 0xc1, 0x31, 0xdc, 0x2c, 0x2f, 0xdf, 0xd2, 0x22, 0x21, 0xd1,
+];
+/// … high nibble.
+pub(crate) const POST1_HI: [u8; 16] = [
+    0x00, 0xf9, 0x86, 0x7f, 0xd7, 0x2e, 0x51, 0xa8, 0xa4, 0x5d, 0x22, 0xdb, 0x73, 0x8a, 0xf5, 0x0c,
+];
+/// Post map of `s2`, low nibble (constant included).
+pub(crate) const POST2_LO: [u8; 16] = [
+    0x78, 0x99, 0x9f, 0x7e, 0x64, 0x85, 0x83, 0x62, 0xb9, 0x58, 0x5e, 0xbf, 0xa5, 0x44, 0x42, 0xa3,
+];
+/// … high nibble.
+pub(crate) const POST2_HI: [u8; 16] = [
+    0x00, 0xf3, 0x0d, 0xfe, 0xaf, 0x5c, 0xa2, 0x51, 0x49, 0xba, 0x44, 0xb7, 0xe6, 0x15, 0xeb, 0x18,
+];
+/// Post map of `s3`, low nibble (constant included).
+pub(crate) const POST3_LO: [u8; 16] = [
+    0x1e, 0x66, 0xe7, 0x9f, 0x19, 0x61, 0xe0, 0x98, 0x6e, 0x16, 0x97, 0xef, 0x69, 0x11, 0x90, 0xe8,
+];
+/// … high nibble.
+pub(crate) const POST3_HI: [u8; 16] = [
+    0x00, 0xfc, 0x43, 0xbf, 0xeb, 0x17, 0xa8, 0x54, 0x52, 0xae, 0x11, 0xed, 0xb9, 0x45, 0xfa, 0x06,
+];
+/// InvShiftRows as a `vpshufb` index: cancels the ShiftRows inside `vaesenclast`.
+pub(crate) const INV_SHIFT_ROWS: [u8; 16] = [0, 13, 10, 7, 4, 1, 14, 11, 8, 5, 2, 15, 12, 9, 6, 3];
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// Inversion in GF(2⁸) mod x⁸ + x⁴ + x³ + x + 1 (0 ↦ 0).
+    fn inv(x: u8) -> u8 {
+        let mul = |mut a: u8, mut b: u8| {
+            let mut p = 0u8;
+            while b != 0 {
+                if b & 1 != 0 {
+                    p ^= a;
+                }
+                a = (a << 1) ^ if a & 0x80 != 0 { 0x1b } else { 0 };
+                b >>= 1;
+            }
+            p
+        };
+        (1..=255u8).find(|&y| mul(x, y) == 1).unwrap_or(0)
+    }
+
+    /// AES SubBytes (FIPS-197 §5.1.1).
+    pub(crate) fn sub_bytes(x: u8) -> u8 {
+        let b = inv(x);
+        b ^ b.rotate_left(1) ^ b.rotate_left(2) ^ b.rotate_left(3) ^ b.rotate_left(4) ^ 0x63
+    }
+
+    fn nib(x: u8, lo: &[u8; 16], hi: &[u8; 16]) -> u8 {
+        lo[usize::from(x & 15)] ^ hi[usize::from(x >> 4)]
+    }
+
+    #[test]
+    fn nibble_tables_give_the_sboxes() {
+        let s = |x, pre: (&[u8; 16], &[u8; 16]), post: (&[u8; 16], &[u8; 16])| {
+            nib(sub_bytes(nib(x, pre.0, pre.1)), post.0, post.1)
+        };
+        for x in 0..=255u8 {
+            let p = (&PRE123_LO, &PRE123_HI);
+            let p4 = (&PRE4_LO, &PRE4_HI);
+            assert_eq!(s(x, p, (&POST1_LO, &POST1_HI)), soft::sbox(0, x), "s1");
+            assert_eq!(s(x, p, (&POST2_LO, &POST2_HI)), soft::sbox(1, x), "s2");
+            assert_eq!(s(x, p, (&POST3_LO, &POST3_HI)), soft::sbox(2, x), "s3");
+            assert_eq!(s(x, p4, (&POST1_LO, &POST1_HI)), soft::sbox(3, x), "s4");
+        }
+        // InvShiftRows undoes ShiftRows.
+        const SHIFT_ROWS: [usize; 16] = [0, 5, 10, 15, 4, 9, 14, 3, 8, 13, 2, 7, 12, 1, 6, 11];
+        for (i, &j) in SHIFT_ROWS.iter().enumerate() {
+            assert_eq!(usize::from(INV_SHIFT_ROWS[j]), i);
+        }
     }
 }

@@ -26,8 +26,7 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self, LazyKeyBytes, Simd};
-use super::soft;
+use super::bytesliced::{self, LazyKeyBytes, Simd, one};
 use crate::backends::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -207,17 +206,6 @@ pub(crate) fn run_blocks<const RK: usize>(
     }
 }
 
-/// One block through the `soft` code.
-#[inline(always)]
-pub(crate) fn one<const RK: usize>(k: &[u64; RK], dec: bool, mut block: InOut<'_, '_, Block>) {
-    let r = if dec {
-        soft::decrypt(k, block.get_in())
-    } else {
-        soft::encrypt(k, block.get_in())
-    };
-    block.get_out().copy_from_slice(&r);
-}
-
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX2 and GFNI.
 struct Backend<'a, const RK: usize> {
@@ -306,6 +294,7 @@ pub(crate) fn decrypt<const RK: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::backends::soft;
 
     /// `vgf2p8affineqb` on one byte: output bit `i` is the parity of `x` AND byte
     /// `7 − i` of `a`, plus bit `i` of `c`.

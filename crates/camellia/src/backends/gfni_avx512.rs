@@ -15,10 +15,8 @@ use core::arch::x86::*;
 #[cfg(target_arch = "x86_64")]
 use core::arch::x86_64::*;
 
-use super::bytesliced::{self, LazyKeyBytes, Simd};
-use super::gfni_avx2::{
-    self, POST1, POST1_C, POST2, POST2_C, POST3, POST3_C, PRE_C, PRE4, PRE123, one,
-};
+use super::bytesliced::{self, LazyKeyBytes, Simd, one};
+use super::gfni_avx2::{self, POST1, POST1_C, POST2, POST2_C, POST3, POST3_C, PRE_C, PRE4, PRE123};
 use crate::backends::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
