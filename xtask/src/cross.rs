@@ -72,7 +72,13 @@ pub const TARGETS: &[(&str, &str, &str)] = &[
 /// `cargo xtask cross --target i686-unknown-linux-gnu --backend none` runs it (natively:
 /// detection, and the in-source tests of every backend against `soft`); `setup` still
 /// installs what it needs.
-pub const CI_TARGETS: &[(&str, &str)] = &[("aarch64-unknown-linux-gnu", "all")];
+///
+/// s390x is the big-endian target: only `soft` backends compile there, and they are the
+/// code every byte-order question is about.
+pub const CI_TARGETS: &[(&str, &str)] = &[
+    ("aarch64-unknown-linux-gnu", "all"),
+    ("s390x-unknown-linux-gnu", "all"),
+];
 
 /// What `cargo xtask setup` installs on Debian 12 for the targets of [`CI_TARGETS`] and
 /// for i686: (triple, dpkg architecture of its std package, cross gcc package).
@@ -83,7 +89,21 @@ pub const DEBIAN: &[(&str, &str, &str)] = &[
         "gcc-aarch64-linux-gnu",
     ),
     ("i686-unknown-linux-gnu", "i386", "gcc-i686-linux-gnu"),
+    ("s390x-unknown-linux-gnu", "s390x", "gcc-s390x-linux-gnu"),
 ];
+
+/// Targets whose std Debian 12 ships only for an older compiler (s390x: 1.85, where
+/// `rustc-web` is 1.96), and the Debian 13 (trixie) architecture whose
+/// `libstd-rust-web-dev` is built from the same `rustc-web` release as Debian 12's:
+/// `cargo xtask setup` unpacks it into [`private_sysroot`] (nothing is installed), and
+/// the builds for the target pass `--sysroot` to Debian 12's `/usr/bin/rustc`. Setup
+/// checks that the two releases agree by compiling against it.
+pub const STD_FROM_TRIXIE: &[(&str, &str)] = &[("s390x-unknown-linux-gnu", "s390x")];
+
+/// Where `setup` unpacks a [`STD_FROM_TRIXIE`] std: `<dir>/usr/lib/rustlib/<triple>/lib`.
+pub fn private_sysroot(triple: &str) -> PathBuf {
+    target_dir().join("sysroot").join(triple)
+}
 
 /// The dpkg architectures and Debian packages the `cross` step still needs here: the
 /// targets' std (Debian's `rustc-web` and `libstd-rust-web-dev:<arch>`, when no installed
@@ -91,7 +111,8 @@ pub const DEBIAN: &[(&str, &str, &str)] = &[
 pub fn debian_missing() -> (Vec<String>, Vec<String>) {
     let (mut archs, mut packages) = (Vec::new(), Vec::new());
     for &(triple, arch, gcc) in DEBIAN {
-        if compiler_for(triple).is_err() {
+        let private = STD_FROM_TRIXIE.iter().any(|t| t.0 == triple);
+        if compiler_for(triple).is_err() && !private {
             if !Path::new(SYSTEM_RUSTC).is_file() && !packages.iter().any(|p| p == "rustc-web") {
                 packages.push("rustc-web".to_string());
             }
@@ -194,29 +215,56 @@ fn target_env(triple: &str, what: &str) -> String {
 /// comes as `libstd-rust-web-dev:<arch>` packages.
 pub const SYSTEM_RUSTC: &str = "/usr/bin/rustc";
 
-/// Whether `rustc`'s sysroot has the std for `triple` (`<sysroot>/lib/rustlib/<triple>/lib`).
+/// Whether `sysroot` has the std for `triple`.
+fn std_in(sysroot: &Path, triple: &str) -> bool {
+    sysroot
+        .join("lib/rustlib")
+        .join(triple)
+        .join("lib")
+        .is_dir()
+}
+
+/// Whether `rustc`'s sysroot has the std for `triple`.
 fn std_installed(rustc: &str, triple: &str) -> bool {
     Cmd::new(rustc)
         .args(["--print", "sysroot"])
         .output()
-        .is_ok_and(|sysroot| {
-            Path::new(sysroot.trim())
-                .join("lib/rustlib")
-                .join(triple)
-                .join("lib")
-                .is_dir()
-        })
+        .is_ok_and(|sysroot| std_in(Path::new(sysroot.trim()), triple))
 }
 
-/// The compiler that has `triple`'s std: `$RUSTC` or rustup's `rustc` (`None`: keep it),
-/// else [`SYSTEM_RUSTC`] (`Some`); `Err` with what to install when neither has it.
-fn compiler_for(triple: &str) -> std::result::Result<Option<&'static str>, String> {
+/// The compiler for a target, when it is not the one cargo would use anyway.
+pub struct Compiler {
+    /// [`SYSTEM_RUSTC`], or `None`: `$RUSTC` or rustup's `rustc`.
+    pub rustc: Option<&'static str>,
+    /// A sysroot to pass for the target's builds ([`private_sysroot`]).
+    pub sysroot: Option<PathBuf>,
+}
+
+/// The compiler that has `triple`'s std: `$RUSTC` or rustup's `rustc`, else
+/// [`SYSTEM_RUSTC`] with its own sysroot or with the [`private_sysroot`] that `setup`
+/// filled; `Err` with what to install when none has it.
+pub fn compiler_for(triple: &str) -> std::result::Result<Compiler, String> {
     let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
     if std_installed(&rustc, triple) {
-        return Ok(None);
+        return Ok(Compiler {
+            rustc: None,
+            sysroot: None,
+        });
     }
-    if Path::new(SYSTEM_RUSTC).is_file() && std_installed(SYSTEM_RUSTC, triple) {
-        return Ok(Some(SYSTEM_RUSTC));
+    if Path::new(SYSTEM_RUSTC).is_file() {
+        if std_installed(SYSTEM_RUSTC, triple) {
+            return Ok(Compiler {
+                rustc: Some(SYSTEM_RUSTC),
+                sysroot: None,
+            });
+        }
+        let private = private_sysroot(triple).join("usr");
+        if std_in(&private, triple) {
+            return Ok(Compiler {
+                rustc: Some(SYSTEM_RUSTC),
+                sysroot: Some(private),
+            });
+        }
     }
     Err(format!(
         "the rust std for {triple} is not installed here (rustup target add {triple}, or \
@@ -249,8 +297,8 @@ impl Cross {
                 "cross {triple}: that is this host (`cargo xtask test` runs it)"
             ));
         }
-        let rustc = match compiler_for(triple) {
-            Ok(r) => r,
+        let Compiler { rustc, sysroot } = match compiler_for(triple) {
+            Ok(c) => c,
             Err(why) => {
                 crate::util::skip(format!("cross {triple}: {why}"));
                 return Ok(None);
@@ -322,10 +370,12 @@ impl Cross {
         // Static linking for the target only (host build scripts and proc macros keep
         // theirs), added to the user's own target flags.
         let flags_var = target_env(triple, "RUSTFLAGS");
-        env.push((
-            flags_var.clone(),
-            crate::util::rustflags_plus(&flags_var, "-C target-feature=+crt-static"),
-        ));
+        let mut flags = crate::util::rustflags_plus(&flags_var, "-C target-feature=+crt-static");
+        if let Some(sysroot) = &sysroot {
+            println!("cross {triple}: its std from {}", sysroot.display());
+            flags = format!("{flags} --sysroot {}", sysroot.display());
+        }
+        env.push((flags_var.clone(), flags));
         Ok(Some(Self {
             triple: triple.to_string(),
             arch,

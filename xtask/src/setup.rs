@@ -16,6 +16,10 @@
 //!   `<target>/qemu10` for the CPU ladder (Debian 12's qemu-user 7.2 miscomputes AVX2
 //!   `vpgatherdd`; see `ci::QEMU_SKIPS`), fetched with a private apt state so the system's
 //!   sources, lists and packages stay as they are;
+//! - for s390x (big-endian), whose std Debian 12 has only for Rust 1.85: Debian 13's
+//!   `libstd-rust-web-dev:s390x`, the same `rustc-web` release, unpacked into
+//!   `<target>/sysroot/s390x-unknown-linux-gnu` with a private apt state, plus apt's
+//!   `gcc-s390x-linux-gnu` and `libc6-dev-s390x-cross`;
 //! - rustup components `rustfmt` and `clippy`;
 //! - `cargo-semver-checks` (`cargo install --locked`, ~7 minutes on 2 cores);
 //! - the nightly toolchain (rustup, minimal profile) and `cargo-fuzz` for the fuzz step.
@@ -27,6 +31,7 @@ use crate::util::{Cmd, Result, dry_run, is_root, which};
 pub fn run() -> Result {
     apt_packages()?;
     qemu10()?;
+    trixie_std()?;
     components()?;
     semver_checks()?;
     fuzzing()
@@ -92,7 +97,7 @@ fn apt_packages() -> Result {
     if missing.is_empty() {
         println!(
             "setup: system packages present (qemu-user, pkg-config, libssl-dev, libcrypt-dev, \
-             valgrind, whois, gcc, perl, python3, the aarch64 and i686 std and linkers)"
+             valgrind, whois, gcc, perl, python3, the aarch64 and i686 std and linkers, the s390x linker)"
         );
         return Ok(());
     }
@@ -188,45 +193,14 @@ fn qemu10() -> Result {
     if dry_run() {
         return Ok(());
     }
-    let tmp = env::temp_dir().join(format!("simdcrypt-qemu10-{}", std::process::id()));
-    for d in ["lists/partial", "cache/archives/partial"] {
-        std::fs::create_dir_all(tmp.join(d)).map_err(|e| format!("setup: {e}"))?;
-    }
-    let list = tmp.join("sources.list");
-    std::fs::write(&list, format!("{BACKPORTS}\n")).map_err(|e| format!("setup: {e}"))?;
-    let opts = [
-        format!("Dir::Etc::sourcelist={}", list.display()),
-        "Dir::Etc::sourceparts=-".into(),
-        format!("Dir::State::Lists={}", tmp.join("lists").display()),
-        format!("Dir::Cache={}", tmp.join("cache").display()),
-    ];
-    let apt = |args: &[&str]| {
-        let mut c = Cmd::new("apt-get").dir(&tmp);
-        for o in &opts {
-            c = c.args(["-o", o]);
-        }
-        c.args(args.iter().copied())
-    };
-    let done = apt(&["update"])
-        .run()
-        .and_then(|()| apt(&["download", "qemu-user/bookworm-backports"]).run())
-        .and_then(|()| {
-            let deb = crate::util::files_with_suffix(&tmp, ".deb")
-                .pop()
-                .ok_or("apt-get download left no .deb")?;
-            // Only `qemu-x86_64` (static-pie) out of the package's 370 MB of emulators.
-            std::fs::create_dir_all(&dir).map_err(|e| format!("setup: {e}"))?;
-            Cmd::new("sh")
-                .arg("-c")
-                .arg(format!(
-                    "dpkg-deb --fsys-tarfile {} | tar -x -C {} ./usr/bin/qemu-x86_64",
-                    crate::util::shell_quote(&deb.display().to_string()),
-                    crate::util::shell_quote(&dir.display().to_string())
-                ))
-                .run()
-        });
-    let _ = std::fs::remove_dir_all(&tmp);
-    done?;
+    // Only `qemu-x86_64` (static-pie) out of the package's 370 MB of emulators.
+    private_apt_unpack(
+        &format!("{BACKPORTS}\n"),
+        &[],
+        "qemu-user/bookworm-backports",
+        &dir,
+        "./usr/bin/qemu-x86_64",
+    )?;
     println!(
         "setup: {}",
         Cmd::new(bin.display().to_string())
@@ -236,6 +210,122 @@ fn qemu10() -> Result {
             .next()
             .unwrap_or("")
     );
+    Ok(())
+}
+
+/// `apt-get download PACKAGE` from `sources` (a sources.list; `archs`: foreign dpkg
+/// architectures it names) with its own lists and cache in a scratch directory, then
+/// `members` of the package (a tar pattern, `.` for all) unpacked into `dir`. The system's
+/// apt sources, lists and packages stay as they are.
+fn private_apt_unpack(
+    sources: &str,
+    archs: &[&str],
+    package: &str,
+    dir: &std::path::Path,
+    members: &str,
+) -> Result {
+    let tmp = env::temp_dir().join(format!("simdcrypt-apt-{}", std::process::id()));
+    for d in ["lists/partial", "cache/archives/partial"] {
+        std::fs::create_dir_all(tmp.join(d)).map_err(|e| format!("setup: {e}"))?;
+    }
+    let list = tmp.join("sources.list");
+    std::fs::write(&list, sources).map_err(|e| format!("setup: {e}"))?;
+    let mut opts = vec![
+        format!("Dir::Etc::sourcelist={}", list.display()),
+        "Dir::Etc::sourceparts=-".into(),
+        format!("Dir::State::Lists={}", tmp.join("lists").display()),
+        format!("Dir::Cache={}", tmp.join("cache").display()),
+    ];
+    opts.extend(archs.iter().map(|a| format!("APT::Architectures::={a}")));
+    let apt = |args: &[&str]| {
+        let mut c = Cmd::new("apt-get").dir(&tmp);
+        for o in &opts {
+            c = c.args(["-o", o]);
+        }
+        c.args(args.iter().copied())
+    };
+    let done = apt(&["update"])
+        .run()
+        .and_then(|()| apt(&["download", package]).run())
+        .and_then(|()| {
+            let deb = crate::util::files_with_suffix(&tmp, ".deb")
+                .pop()
+                .ok_or("apt-get download left no .deb")?;
+            std::fs::create_dir_all(dir).map_err(|e| format!("setup: {e}"))?;
+            Cmd::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "dpkg-deb --fsys-tarfile {} | tar -x -C {} {members}",
+                    crate::util::shell_quote(&deb.display().to_string()),
+                    crate::util::shell_quote(&dir.display().to_string())
+                ))
+                .run()
+        });
+    let _ = std::fs::remove_dir_all(&tmp);
+    done
+}
+
+/// Debian 13's sources, for [`crate::cross::STD_FROM_TRIXIE`].
+const TRIXIE: &str = "http://deb.debian.org/debian trixie main";
+
+/// The std of each [`crate::cross::STD_FROM_TRIXIE`] target that no compiler here has:
+/// Debian 13's `libstd-rust-web-dev:<arch>` unpacked into
+/// [`crate::cross::private_sysroot`], kept only if Debian 12's `rustc-web` is the same
+/// release and compiles against it (else the `cross` step skips the target, saying so).
+fn trixie_std() -> Result {
+    let rustc = crate::cross::SYSTEM_RUSTC;
+    if !(cfg!(target_os = "linux") && cfg!(target_arch = "x86_64")) || dry_run() {
+        return Ok(());
+    }
+    for &(triple, arch) in crate::cross::STD_FROM_TRIXIE {
+        if crate::cross::compiler_for(triple).is_ok() || !std::path::Path::new(rustc).is_file() {
+            continue;
+        }
+        let dir = crate::cross::private_sysroot(triple);
+        println!(
+            "setup: the {triple} std from Debian 13 into {}",
+            dir.display()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        let sources = format!(
+            "deb [arch={arch} signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] \
+             {TRIXIE}\n"
+        );
+        private_apt_unpack(
+            &sources,
+            &[arch],
+            &format!("libstd-rust-web-dev:{arch}"),
+            &dir,
+            ".",
+        )?;
+        // A std from another release fails here with E0514, not later in every build.
+        let probe = env::temp_dir().join(format!("simdcrypt-std-probe-{}", std::process::id()));
+        std::fs::create_dir_all(&probe).map_err(|e| format!("setup: {e}"))?;
+        let src = probe.join("probe.rs");
+        std::fs::write(&src, "pub fn f(n: usize) -> Vec<u8> { vec![1; n] }\n")
+            .map_err(|e| format!("setup: {e}"))?;
+        let checked = Cmd::new(rustc)
+            .args([
+                "--edition",
+                "2021",
+                "--crate-type",
+                "lib",
+                "--target",
+                triple,
+            ])
+            .args(["--sysroot", &dir.join("usr").display().to_string()])
+            .args(["--out-dir", &probe.display().to_string()])
+            .arg(src.display().to_string())
+            .run();
+        let _ = std::fs::remove_dir_all(&probe);
+        if let Err(e) = checked {
+            let _ = std::fs::remove_dir_all(&dir);
+            println!(
+                "setup: Debian 13's {triple} std does not fit {rustc} ({e}); the cross step \
+                 will skip {triple}"
+            );
+        }
+    }
     Ok(())
 }
 
