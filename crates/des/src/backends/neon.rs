@@ -34,26 +34,39 @@
 //!
 //! No aarch64 speed is measured here: the only aarch64 this code ran on is qemu, whose
 //! timings mean nothing. The estimate is instruction counts from the release
-//! disassembly (`aarch64-linux-gnu-objdump -d`, rustc 1.96, `aarch64-unknown-linux-gnu`)
-//! and the per-core throughput in Arm's Software Optimization Guides as LLVM's
-//! scheduling models encode them (`AArch64SchedNeoverseN1.td`,
-//! `AArch64SchedNeoverseV1.td`, `AArch64SchedA72.td` (Cortex-A72 = `A57` model)):
+//! disassembly (`aarch64-linux-gnu-objdump -d`, rustc 1.96, `aarch64-unknown-linux-gnu`,
+//! single-DES ECB through `encrypt_blocks`, loop bodies times their trip counts) and
+//! Neoverse N1 timings from Arm's Software Optimization Guide as LLVM's
+//! `AArch64SchedNeoverseN1.td` encodes them:
 //!
-//! - the batch (`batch_v`, single DES): see the crate docs' `# Backends` for the count;
-//!   per block it is about 65 vector logic/shift instructions (`AND`/`BIC`/`ORR`/`ORN`/
-//!   `EOR`/`MVN`/`BSL`/`USHR`/`SHL`), plus about 17 loads and 5 stores, all on 128 blocks
-//!   at once;
-//! - `soft` (one block through the `u64` table code): about 10 scalar instructions per
-//!   round (two XORs with the round key, the field extraction, eight table loads and
-//!   their XOR), some 170 per block with IP and FP, eight of them loads per round.
+//! - `batch_v`, per block (15 747 instructions per 128 blocks): 123 instructions, of
+//!   them 74 vector logic/shift (`EOR`/`BIC`/`AND`/`ORR`/`ORN`/`MVN`/`BSL`/`BIT`/`BIF`/
+//!   `USHR`/`SHL`/`SRI`/`SLI`), 19 loads (6 of them `LD1R` key-mask splats), 6 stores,
+//!   22 scalar (address arithmetic and the `CSEL`s that pick the halves by pass
+//!   parity). The 16 rounds are 60 of the 74 vector operations (per round and 128 blocks:
+//!   402 S-box gates, 48 key XORs, 32 XORs into the other half, and 37 `MVN`s LLVM did
+//!   not fold into `BIC`/`ORN`); the two transposes are 14.
+//! - `soft` (the `u64` SSLeay-style tables, four blocks interleaved), per block: 670
+//!   instructions, 213 of them loads (8 table look-ups per round, and IP/FP by nibble
+//!   tables) and 444 integer ALU (`UBFX`, `EOR`, `ORR`, `ADD` with shifted operands).
 //!
-//! Neoverse N1 issues ASIMD logic on two pipelines (V0, V1: 2 per cycle, latency 2),
-//! scalar ALU on three (2 for shifted-operand forms) and loads on two. NEON: ~65 / 2 ≈
-//! 33 cycles per block on the vector pipes (the loads, ~17 on two load pipes, overlap).
-//! `soft`: ~170 instructions with 128 loads per block on two load pipes ≈ 64+ cycles,
-//! ALU-bound near the same. So NEON should be about 2× `soft` on N1; Neoverse V1 and
-//! Apple cores have four 128-bit vector pipes for two to three load pipes, which favours
-//! the batch more (≈ 3–4×). Cortex-A72 has two 64-bit-wide... (see `# Backends`).
+//! On N1 ASIMD logic and `BSL` issue on two pipes (V0/V1, latency 2), vector shifts on
+//! V1 only, `LD1R` takes a load and a V slot, `STR q` two of each; decode is 4 wide.
+//! `neon`: (74 + 6 + 2 × 6) V micro-ops / 2 ≈ 46 cycles per block, above the 31 of
+//! decode. `soft`: 670 / 4 ≈ 168 cycles per block from decode (444 ALU ops on 3
+//! integer pipes ≈ 148, 213 loads on 2 pipes ≈ 107). So `neon` ≈ 3.6× `soft` on N1.
+//! Neoverse V1 and Apple cores have four 128-bit vector pipes, which favours the batch
+//! more; the 22 scalar instructions per block then start to count against decode.
+//! [`MIN_BATCH`] (40) follows: a padded batch costs ~128 × 46 cycles plus ~1 000 for
+//! the round-key masks, as much as ~40 `soft` blocks.
+//!
+//! The two-input circuits suit NEON as they are: each gate, and-not included, is one
+//! instruction. The three-input LUT circuits would not: lowering each of their 205
+//! gates to its cheapest NEON sequence (`AND`/`ORR`/`EOR`/`BIC`/`ORN`/`MVN`/`BSL`,
+//! found by exhaustive search over the 256 three-input functions) takes 454
+//! instructions for the eight S-boxes (12 gates are one instruction, 137 two, 56
+//! three) against the two-input circuits' 402. So `tl` maps only the bit-select tables
+//! to `BSL`, for the transpose, and the rounds keep the two-input networks.
 //!
 //! Constant time for the batches: only bitwise operations and shifts by constants, no
 //! table indexed by data, no branch on data (checked in the disassembly: the round code
