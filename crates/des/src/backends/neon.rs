@@ -2,6 +2,16 @@
 //! registers, with the two-input S-box networks of `bitslice/sboxes.rs` and the 64×64
 //! transpose as swap-moves whose masked exchange is two bit selects (`BSL`).
 //!
+//! Sources: bitsliced DES is E. Biham, "A Fast New DES Implementation in Software"
+//! (FSE 1997); the two-input circuits come from this crate's search after M. Kwan,
+//! "Reducing the Gate Count of Bitslice DES" (IACR ePrint 2000/051), see
+//! `tools/sboxes/README.md`; the transpose is the swap-move ("delta swap") of H. S.
+//! Warren, *Hacker's Delight* (2nd ed.), "Transposing a Bit Matrix", and a swap-move
+//! with a bit select in place of the masked XOR is what `bitslice.rs` already does with
+//! `vpternlogq` on AVX-512.
+//! Instruction timings: Arm Neoverse N1 Software Optimization Guide, as encoded in
+//! LLVM's `llvm/lib/Target/AArch64/AArch64SchedNeoverseN1.td`.
+//!
 //! # Gates
 //!
 //! NEON has no three-input LUT (`vpternlogd`), so [`Gates::TERNLOG`] is false and the
@@ -11,10 +21,12 @@
 //! and-not with all-ones) is `MVN`, and LLVM folds a NOT that feeds an `AND`/`ORR` into
 //! `BIC`/`ORN`; the circuits need no other gate. `BSL` (a three-input bit select) is one
 //! instruction too, so [`Gates::tl`] maps the six multiplexer truth tables (`0xCA`:
-//! `a ? b : c`, and its operand permutations) to it, and [`Gates::MUX`] lets the transpose use it:
-//! a swap-move costs two shifts and two `BSL`s instead of the six operations of the
-//! shift-XOR-AND form. Other truth tables fall back to a sum of minterms; the rounds
-//! never ask for one (`TERNLOG` is false). Armv8.2's SHA3 extension adds `EOR3` and
+//! `a ? b : c`, and its operand permutations) to it, and [`Gates::MUX`] lets the
+//! transpose use it: a swap-move costs two shifts and two `BSL`s instead of the six
+//! operations of the shift-XOR-AND form (and LLVM turns the 32-bit stage, whose mask is
+//! one contiguous field, into an `SRI` and an `SLI`: shift-and-insert, two
+//! instructions). Other truth tables fall back to a sum of minterms; the rounds never
+//! ask for one (`TERNLOG` is false). Armv8.2's SHA3 extension adds `EOR3` and
 //! `BCAX` (three-input XOR and `a ^ (b & !c)`), which a circuit search could target; it
 //! is not on Neoverse N1 or Cortex-A72, and this backend needs only base NEON.
 //!
@@ -24,11 +36,13 @@
 //! make a 128-block batch ([`Gates::LANES`] = 2, `ParBlocksSize` = 128). The state (64
 //! planes, 1 KiB) does not fit the 32 `v` registers any more than AVX2's fits 16 `ymm`:
 //! as there, it lives in L1 and each S-box loads its six input planes and a key mask
-//! per input, runs its gates in registers (a two-input circuit needs at most ~12 live
-//! values at once, well inside 32) and XORs its four outputs into the other half. So a
-//! wider virtual register (two `v` registers per plane, 256 blocks) would not save a
-//! load per gate, only double the padding of a tail; the loads are not the bottleneck
-//! either (see the estimate below).
+//! per input, runs its gates in registers and XORs its four outputs into the other
+//! half. The release build's round loop uses 25 `v` registers (`v0`–`v8`, `v16`–`v31`:
+//! LLVM leaves the callee-saved `v8`–`v15` mostly alone) and spills no vector value. A
+//! wider virtual register (two `v` registers per plane, 256 blocks) would share the
+//! address arithmetic and the key splats between two registers but not save a vector
+//! operation per gate, and would double the padding of a tail; the vector pipes, not
+//! the loads, bound the batch (see the estimate below).
 //!
 //! # Why NEON pays against `soft` (an estimate, not a measurement)
 //!
