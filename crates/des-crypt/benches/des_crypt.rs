@@ -1,6 +1,6 @@
 //! des-crypt benches (ARCHITECTURE §5), `Throughput::Elements` = hashes. Ids:
 //!
-//! - `descrypt-batch/<backend>/<n>` (`soft`, `avx2`, `avx512`): `crypt_keys` of `n` keys
+//! - `descrypt-batch/<backend>/<n>` (`soft`, `avx2`, `avx512`, `neon`): `crypt_keys` of `n` keys
 //!   under one traditional setting, that backend forced (`__backends`);
 //! - `descrypt-many/<backend>/<n>`: the same through `crypt_many` (a `String` per hash);
 //! - `descrypt/single`, `bsdicrypt-725/single`: one `crypt` call;

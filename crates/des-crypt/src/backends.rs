@@ -8,7 +8,8 @@
 //!
 //! The backends are the rows of the `backends!` table below, most preferred first:
 //! `detect()` returns the backend forced by `--cfg des_crypt_backend="…"`, else the first
-//! one this CPU supports (`avx512`, then `avx2`, then `soft`). A row's `blocks` is
+//! one this CPU supports (`avx512`, then `avx2`, then `soft` on x86-64; `neon`, then `soft`
+//! on aarch64). A row's `blocks` is
 //! [`crate::BATCH_MIN`], the fewest hashes of one (salt, count) group worth a batch.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
@@ -20,6 +21,9 @@ mod avx2;
 #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
 #[clippy::msrv = "1.89"]
 mod avx512;
+#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+#[clippy::msrv = "1.89"]
+mod neon;
 mod soft;
 
 use crate::Error;
@@ -43,6 +47,13 @@ simdcrypt_dispatch::backends! {
         blocks: crate::BATCH_MIN,
         rustc: "1.89",
     }
+    /// 128 hashes per bitsliced batch in NEON `v` registers (aarch64).
+    "neon" => Neon {
+        arch: ["aarch64"],
+        needs: ["neon"],
+        blocks: crate::BATCH_MIN,
+        rustc: "1.89",
+    }
 }
 
 /// [`crate::crypt_many`] on backend `b`.
@@ -56,6 +67,8 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>, T: crate::HashOut>(
         Backend::Avx2(_) => avx2::crypt_many(jobs),
         #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => avx512::crypt_many(jobs),
+        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+        Backend::Neon(_) => neon::crypt_many(jobs),
     }
 }
 
@@ -71,6 +84,8 @@ pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
         Backend::Avx2(_) => avx2::crypt_keys(setting, keys),
         #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
         Backend::Avx512(_) => avx512::crypt_keys(setting, keys),
+        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
+        Backend::Neon(_) => neon::crypt_keys(setting, keys),
     }
 }
 

@@ -6,7 +6,7 @@
 //!   longer than 8 bytes folded in by encrypting the key with itself and XORing the next
 //!   8 bytes in);
 //! - [`verify`]: recomputes and compares in constant time over the hash string;
-//! - [`crypt_many`]: many hashes at once, on the bitsliced AVX-512/AVX2 DES of the `des`
+//! - [`crypt_many`]: many hashes at once, on the bitsliced AVX-512/AVX2/NEON DES of the `des`
 //!   crate (one key per bit lane, the salt as a swap of E-expansion outputs);
 //!   [`crypt_many_hashes`]: the same, each result an inline [`CryptHash`] (no allocation
 //!   per hash); [`crypt_keys`]: many keys under one setting, without an allocation per
@@ -31,7 +31,12 @@
 //! `cargo xtask ct` checks the batches of the `avx2` and `avx512` backends
 //! ([`crypt_keys`], secret passwords) with the timing test (dudect, fixed vs random keys)
 //! and the disassembly scan of the bitsliced DES kernels (no secret-dependent branch or
-//! address, no table load), on AMD Zen 4 (issue 24).
+//! address, no table load), on AMD Zen 4 (issue 24). The `neon` batch (aarch64) is
+//! bitsliced the same way and constant time by construction; its kernel
+//! (`des::backends::neon::crypt_batch`) was checked by reading the release disassembly:
+//! key planes are loaded at constant offsets, the only data-derived addresses come from
+//! the salted E table (the salt is public), and every branch tests a loop counter or a
+//! length. The timing test has not run on aarch64.
 //!
 //! # Keys
 //!
@@ -69,15 +74,29 @@
 //! |---|---|---|---|
 //! | `avx512` | `des_crypt_backend="avx512"` | x86-64 with AVX-512F and AVX-512VL | 512 |
 //! | `avx2` | `des_crypt_backend="avx2"` | x86-64 with AVX2 | 256 |
+//! | `neon` | `des_crypt_backend="neon"` | aarch64 with NEON | 128 |
 //! | `soft` | `des_crypt_backend="soft"` | everything | 1 (table DES with the salt swap) |
 //!
 //! The batches are bitsliced and constant time; `soft` (and every single hash) is
 //! table-based and not (see Security above). The batch backends are compiled for x86-64
-//! only: on other targets every hash takes the portable path.
+//! and aarch64 only: on other targets every hash takes the portable path.
+//!
+//! `neon` runs `des`'s bitsliced core on 128-bit registers (two-input S-box networks,
+//! NEON has no three-input gate). Why it pays on aarch64 — an estimate from instruction
+//! counts and Arm's Neoverse N1 timings (LLVM's `AArch64SchedNeoverseN1.td`), not a
+//! measurement. The release disassembly of the batch kernel has 971 vector logic
+//! instructions and 72 `q` stores (each also two vector micro-ops on N1) per two rounds
+//! of 128 hashes: ~560 vector micro-ops per round on N1's two vector pipes, ≈ 280
+//! cycles, so 25 × 16 rounds ≈ 112 000 cycles per batch, ~870 per hash. One portable
+//! hash is 400 dependent table rounds (40 instructions each, a load-to-use chain of
+//! ~10 cycles): ≈ 4 000 cycles. About 4.6× per hash on a full batch; a batch costs
+//! about 28 single hashes, so groups of [`BATCH_MIN`] (16) to ~28 hashes are estimated
+//! to run slower on `neon` than on `soft` (up to ~1.7× at 16): `BATCH_MIN` is one
+//! constant for every backend, measured on x86.
 //!
 //! # Configuration
 //!
-//! - `--cfg des_crypt_backend="soft"`, `"avx2"` or `"avx512"` (in `RUSTFLAGS` or
+//! - `--cfg des_crypt_backend="soft"`, `"avx2"`, `"avx512"` or (aarch64) `"neon"` (in `RUSTFLAGS` or
 //!   `.cargo/config.toml`): run [`crypt_many`] and [`crypt_keys`] on that backend instead
 //!   of detecting one. Every backend stays compiled; a forced backend the CPU lacks
 //!   panics with a clear message.

@@ -1,7 +1,7 @@
 //! DES benches (ARCHITECTURE §5): every backend and the public API, beside RustCrypto's des
 //! 0.9.0, interleaved size by size. Ids: `<group>/<impl>/<size>`.
 //!
-//! - `des/<backend>`, `tdes-ede3/<backend>` (`soft`, `avx2`, `avx512`): raw ECB
+//! - `des/<backend>`, `tdes-ede3/<backend>` (`soft`, `avx2`, `avx512`, `neon`): raw ECB
 //!   `encrypt_blocks` with that backend forced (`__backends`); `…/api`: our type as
 //!   detected; `…/rustcrypto`: `rc_des`;
 //! - `des-ctr/…`, `des-cbc-enc/…`, `des-cbc-dec/…` and the same for `tdes-ede3`: the

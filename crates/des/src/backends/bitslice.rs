@@ -1,5 +1,5 @@
-//! Bitsliced DES, generic over the register type: the code `avx512.rs` and `avx2.rs`
-//! instantiate (no `unsafe`, no target features here; it inlines into their
+//! Bitsliced DES, generic over the register type: the code `avx512.rs`, `avx2.rs` and
+//! `neon.rs` instantiate (no `unsafe`, no target features here; it inlines into their
 //! `#[target_feature]` functions).
 //!
 //! A batch is `64 · LANES` blocks: 64 registers of `LANES` 64-bit lanes are loaded (block
@@ -33,6 +33,10 @@ pub(crate) trait Gates: Copy {
     /// Whether [`Gates::tl`] is a single instruction (else the networks lowered to
     /// two-input operations are used).
     const TERNLOG: bool;
+    /// Whether [`Gates::tl`] is a single instruction for the bit select `0xCA` (`a ? b :
+    /// c`), as with NEON's `BSL`, even without [`Gates::TERNLOG`]: the transpose's
+    /// swap-moves then use it.
+    const MUX: bool = Self::TERNLOG;
     /// All zeros.
     fn zero() -> Self;
     /// All ones.
@@ -65,9 +69,9 @@ pub(crate) trait Gates: Copy {
 /// (`mh` is `m << s`).
 #[inline(always)]
 fn swapmove<V: Gates, const S: u32>(a: &mut V, b: &mut V, m: V, mh: V) {
-    if V::TERNLOG {
+    if V::TERNLOG || V::MUX {
         // Two independent bit selects (`0xCA`: first ? second : third), four gates
-        // instead of the XOR form's five.
+        // instead of the XOR form's five (six without a three-input gate).
         let nb = V::tl::<0xCA>(m, V::shr::<S>(*a), *b);
         *a = V::tl::<0xCA>(mh, V::shl::<S>(*b), *a);
         *b = nb;
