@@ -40,6 +40,17 @@
 //! encryptions, bound by latency, where SIMD does not help; that code keeps the subkey
 //! XOR off the critical path of each round.
 //!
+//! On aarch64 (and every target but x86) `soft` runs. NEON has no gather, and its table
+//! instruction `TBL` indexes at most four registers (64 bytes). A byte-sliced design like
+//! `vbmi` needs sixteen 256-byte tables per key (four S-boxes × four output bytes), 256
+//! registers' worth against NEON's 32, so each look-up of 16 bytes (one byte of 16
+//! blocks) would stream its whole table through the load pipes and chain four `TBX`:
+//! 16 such look-ups per round, so 16 `q` loads per block and round, 256 per block. On a
+//! core with two load pipes (Neoverse N1) that alone is ≥ 128 cycles per block, where
+//! `soft`'s round is about 13 scalar instructions (four loads), about 210 per block, ≈ 70
+//! cycles at three a cycle. A rough estimate from the instruction mix, not a
+//! measurement, but a factor of two against NEON.
+//!
 //! # Security
 //!
 //! **No backend is constant-time.** Blowfish's S-boxes are key-dependent tables indexed

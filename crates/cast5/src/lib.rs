@@ -47,6 +47,17 @@
 //! and OpenSSL's 21.9 (modes through the published `ctr` 0.10 and `cbc` 0.2). `cargo
 //! bench -p cast5@0.12.1` repeats the comparison with RustCrypto's crate.
 //!
+//! On aarch64 (and every target but x86) `soft` runs. NEON has no gather, and its table
+//! instruction `TBL` indexes at most four registers (64 bytes). CAST5's four 8→32-bit
+//! S-boxes byte-sliced as in `vbmi` are sixteen 256-byte tables, 256 registers' worth
+//! against NEON's 32, so each look-up of 16 bytes (one byte of 16 blocks) would stream
+//! its whole table through the load pipes and chain four `TBX`: 16 such look-ups per
+//! round, so 16 `q` loads per block and round, 256 per block. On a core with two load
+//! pipes (Neoverse N1) that alone is ≥ 128 cycles per block, where `soft`'s round is
+//! about 14 scalar instructions (four loads), about 220 per block, ≈ 75 cycles at three a
+//! cycle. A rough estimate from the instruction mix, not a measurement, but a factor of
+//! two against NEON.
+//!
 //! # Security
 //!
 //! CAST5 is defined by four 8×32-bit S-boxes indexed by key- and data-dependent bytes.

@@ -42,6 +42,20 @@
 //! byte-sliced code is not yet measured there). The wide backends hand the blocks that
 //! do not fill a batch to the narrower ones (`zmm` → `ymm` → `soft`).
 //!
+//! On aarch64 (and every target but x86) `soft` runs. NEON has no gather, and its table
+//! instruction `TBL` indexes at most four registers (64 bytes). The four key-dependent
+//! 8→8 S-boxes of a byte-sliced design are 1 KiB, 64 registers' worth against NEON's 32,
+//! so each look-up of 16 bytes would stream a 256-byte table through the load pipes:
+//! eight per round, 128 `q` loads per block (≥ 64 cycles on Neoverse N1's two load
+//! pipes). Without GFNI the MDS multiplications become two nibble `TBL`s per input
+//! byte and constant, about 110 vector instructions per block, and with the look-ups,
+//! the plane carries of the PHT and the rotations about 250 in all: ≈ 125 cycles on
+//! N1's two vector pipes, against about 30 scalar instructions per `soft` round (eight
+//! loads of the folded tables), ≈ 480 per block, ≈ 160 cycles at three a cycle. That
+//! margin (≈ 1.3×, more on four-pipe cores such as Neoverse V1) is within the error of
+//! so rough an estimate and was not built; it is the one table cipher where a NEON
+//! backend might pay, and needs a real aarch64 machine to decide.
+//!
 //! # Security
 //!
 //! Twofish's S-boxes depend on the key, and table code indexes key-dependent tables with
