@@ -96,7 +96,11 @@ simdcrypt_dispatch::backends! {
 /// key bytes per call. Camellia-256 on Zen 4, TSC cycles per byte, `soft` against a
 /// `gfni_avx512` pass (one interleaved run of `cargo run --release -p speed --bin auto
 /// SIZE camellia` per size): 4 blocks 17.6 / 21.0, 5 blocks 17.5 / 17.3, 6 blocks
-/// 17.6 / 14.2 (Camellia-128 at 4 blocks: 12.9 / 10.2).
+/// 17.6 / 14.2 (Camellia-128 at 4 blocks: 12.9 / 10.2). Those `soft` figures predate
+/// its 32-bit F-function, which made one block 1.09–1.10× faster on the same machine
+/// (217.8 against 237.0 TSC cycles for Camellia-128, 282.3 against 309.5 for
+/// Camellia-256, alternating in one process): about 16 and 11.8 c/B, which leaves both
+/// crossovers where they are. `auto` was too noisy under load to re-measure them.
 #[cfg_attr(
     not(all(
         any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),

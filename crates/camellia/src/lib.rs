@@ -27,7 +27,7 @@
 //! (CBC encryption), and a call or tail of fewer than 4 blocks (6 on `aesni_avx2`: the
 //! rows' `blocks` in `src/backends.rs`; two more for 192- and 256-bit keys, whose passes
 //! cost more), runs on the `soft` code, since a padded pass costs as much as a full one;
-//! the byte-sliced subkeys are made only when a pass first needs them. `soft`'s F-function is eight look-ups into 64-bit "SP" tables. The byte-sliced backends
+//! the byte-sliced subkeys are made only when a pass first needs them. `soft`'s F-function is eight look-ups into 32-bit "SP" tables (4 KiB). The byte-sliced backends
 //! keep byte `j` of every block in vector `j` and compute each Camellia S-box as one
 //! `vgf2p8affineqb` plus one `vgf2p8affineinvqb` (Camellia's S-boxes are affine-equivalent
 //! to inversion in GF(2⁸)); `aesni_avx2` gets the same inversion from `vaesenclast`
@@ -85,7 +85,7 @@
 //!
 //! # Security
 //!
-//! - `soft` is **table-based** (16 KiB of tables indexed by key- and data-dependent
+//! - `soft` is **table-based** (4 KiB of tables indexed by key- and data-dependent
 //!   bytes), like RustCrypto's `camellia` and most software Camellia: it is **not
 //!   constant-time** on CPUs with caches. Its key schedule uses the same tables.
 //! - `gfni_avx512`, `gfni_avx2`, `aesni_avx2`, `neon_aes`: whole passes are
