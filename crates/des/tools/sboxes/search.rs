@@ -29,6 +29,17 @@
 //! circuits are then shrunk by merging a gate into its only consumer when their inputs
 //! together are at most three nodes; `gate2` keeps the smaller of its own search and of
 //! the `lut3` circuit lowered gate by gate to minimal formulas.
+//!
+//! A second step, `--improve FILE`, shrinks the recorded `gate2` circuits of a description
+//! file (the first step's output; see [`improve`]). Kwan's search builds the outputs one
+//! after the other, so the first outputs cannot use gates the later ones build; the
+//! improvement therefore rebuilds one, two or three outputs at a time on top of the gates
+//! the other outputs keep (the shared-gate pool, as sboxgates builds each new output over
+//! all gates built so far, here with the pool taken from a whole circuit), and after every
+//! rebuild runs [`resub`], a resubstitution pass that re-expresses each gate over other
+//! nodes as 0, 1 or 2 new gates (merging duplicates and dropping the dead cone), then
+//! folds NOT into AND as ANDNOT ([`fold_nots`]). It is deterministic from the input file,
+//! `--seed` and its parameters, and bounded by `--rounds`.
 
 mod circuits;
 
@@ -891,6 +902,201 @@ fn restart(
     Some((st, res))
 }
 
+/// Live gates in a topological order: a post-order walk from the outputs of a gate list
+/// whose operands may point forwards (`nodes[k]` is node `6 + k`); renumbers.
+fn relink(nodes: &[(Op, [usize; 3])], outs: [usize; 4]) -> (St, [usize; 4]) {
+    let n = 6 + nodes.len();
+    let mut map = vec![usize::MAX; n];
+    for (i, m) in map.iter_mut().enumerate().take(6) {
+        *m = i;
+    }
+    let mut st = St::new();
+    // Iterative post-order (operands first, in operand order).
+    for &o in &outs {
+        let mut stack = vec![(o, 0usize)];
+        while let Some(&mut (v, ref mut k)) = stack.last_mut() {
+            if map[v] != usize::MAX {
+                stack.pop();
+                continue;
+            }
+            let (op, ins) = nodes[v - 6];
+            if *k < op.arity() {
+                let x = ins[*k];
+                *k += 1;
+                if map[x] == usize::MAX {
+                    stack.push((x, 0));
+                }
+                continue;
+            }
+            let a = ins.map(|x| {
+                if x < n && map[x] != usize::MAX {
+                    map[x]
+                } else {
+                    0
+                }
+            });
+            map[v] = st.add(op, a[0], a[1], a[2]);
+            stack.pop();
+        }
+    }
+    (st, outs.map(|o| map[o]))
+}
+
+/// `gate2` post-pass: resubstitution. A gate `g` is re-expressed over nodes that do not
+/// depend on it: as an existing node (duplicate merging), as one new gate over a pair or
+/// a NOT, or as a two-gate formula over a triple; the change is kept when the circuit
+/// (after dropping the gates no output needs any more: the cone only `g` used) gets
+/// smaller. This is the resubstitution of logic synthesis (A. Mishchenko, S. Chatterjee,
+/// R. Brayton, "DAG-aware AIG rewriting", DAC 2006, and ABC's `resub`), here exhaustive
+/// over the small S-box circuits; deterministic (no random choice).
+fn resub(fm: &Formulas, mut st: St, mut outs: [usize; 4]) -> (St, [usize; 4]) {
+    loop {
+        let n = st.tt.len();
+        if n > 128 {
+            return (st, outs);
+        }
+        // dep[x]: the nodes `x` depends on, itself included.
+        let mut dep = vec![0u128; n];
+        for (i, d) in dep.iter_mut().enumerate() {
+            *d = 1u128 << i;
+        }
+        for i in 6..n {
+            let g = st.g[i - 6];
+            for &x in &g.ins[..g.op.arity()] {
+                dep[i] |= dep[x as usize];
+            }
+        }
+        let cur = st.g.len();
+        let nodes: Vec<(Op, [usize; 3])> =
+            st.g.iter()
+                .map(|g| (g.op, g.ins.map(|x| x as usize)))
+                .collect();
+        let mut done = false;
+        'g: for g in 6..n {
+            let t = st.tt[g];
+            let ok: Vec<usize> = (0..n).filter(|&x| dep[x] >> g & 1 == 0).collect();
+            // Replacements of g's definition: extra gates (appended) and g's own gate, or
+            // another node standing for g.
+            let try_it =
+                |extra: &[(Op, [usize; 3])], top: Option<(Op, [usize; 3])>, alias: usize| {
+                    let mut ns = nodes.clone();
+                    let mut o = outs;
+                    if let Some(top) = top {
+                        ns[g - 6] = top;
+                        ns.extend_from_slice(extra);
+                    } else {
+                        for e in ns.iter_mut() {
+                            for x in e.1.iter_mut() {
+                                if *x == g {
+                                    *x = alias;
+                                }
+                            }
+                        }
+                        for x in o.iter_mut() {
+                            if *x == g {
+                                *x = alias;
+                            }
+                        }
+                    }
+                    relink(&ns, o)
+                };
+            // Cost 0: an equal node.
+            for &x in &ok {
+                if st.tt[x] == t {
+                    let (s2, o2) = try_it(&[], None, x);
+                    if s2.g.len() < cur {
+                        (st, outs) = (s2, o2);
+                        done = true;
+                        break 'g;
+                    }
+                }
+            }
+            if cur < 2 {
+                continue;
+            }
+            // Cost 1: NOT, or one gate over a pair.
+            for (xi, &x) in ok.iter().enumerate() {
+                let a = st.tt[x];
+                if !a == t {
+                    let (s2, o2) = try_it(&[], Some((Op::Not, [x, 0, 0])), 0);
+                    if s2.g.len() < cur {
+                        (st, outs) = (s2, o2);
+                        done = true;
+                        break 'g;
+                    }
+                }
+                for &y in &ok[xi + 1..] {
+                    let b = st.tt[y];
+                    for (op, v, p, q) in [
+                        (Op::And, a & b, x, y),
+                        (Op::Or, a | b, x, y),
+                        (Op::Xor, a ^ b, x, y),
+                        (Op::AndNot, !a & b, x, y),
+                        (Op::AndNot, a & !b, y, x),
+                    ] {
+                        if v == t {
+                            let (s2, o2) = try_it(&[], Some((op, [p, q, 0])), 0);
+                            if s2.g.len() < cur {
+                                (st, outs) = (s2, o2);
+                                done = true;
+                                break 'g;
+                            }
+                        }
+                    }
+                }
+            }
+            if cur < 3 {
+                continue;
+            }
+            // Cost 2: a two-gate formula over a triple.
+            for (xi, &x) in ok.iter().enumerate() {
+                for (yi, &y) in ok.iter().enumerate().skip(xi + 1) {
+                    for &z in &ok[yi + 1..] {
+                        let Some((care, val)) = classes(st.tt[x], st.tt[y], st.tt[z], t, FULL)
+                        else {
+                            continue;
+                        };
+                        let (c, f) = fm.pick[(care as usize) << 8 | val as usize];
+                        if c != 2 {
+                            continue;
+                        }
+                        let Some((_, F::Node(op, l, r))) = &fm.best[f as usize] else {
+                            continue;
+                        };
+                        let ins = [x, y, z];
+                        let mut extra = Vec::new();
+                        let leaf = |e: &F, extra: &mut Vec<(Op, [usize; 3])>| match e {
+                            F::Leaf(k) => ins[*k],
+                            F::Node(o2, a, b) => {
+                                let (F::Leaf(ka), F::Leaf(kb)) = (&**a, &**b) else {
+                                    unreachable!("two-gate formula")
+                                };
+                                extra.push((*o2, [ins[*ka], ins[*kb], 0]));
+                                n + extra.len() - 1
+                            }
+                        };
+                        let a = leaf(l, &mut extra);
+                        let b = if *op == Op::Not {
+                            a
+                        } else {
+                            leaf(r, &mut extra)
+                        };
+                        let (s2, o2) = try_it(&extra, Some((*op, [a, b, 0])), 0);
+                        if s2.g.len() < cur {
+                            (st, outs) = (s2, o2);
+                            done = true;
+                            break 'g;
+                        }
+                    }
+                }
+            }
+        }
+        if !done {
+            return (st, outs);
+        }
+    }
+}
+
 /// `gate2`: a NOT whose consumers are all ANDs (or ANDNOTs taking it first) is folded
 /// into them as ANDNOTs.
 fn fold_nots(mut st: St, outs: [usize; 4]) -> (St, [usize; 4]) {
@@ -934,6 +1140,107 @@ fn fold_nots(mut st: St, outs: [usize; 4]) -> (St, [usize; 4]) {
     prune(&st, outs)
 }
 
+/// `--improve`: shrinks a recorded `gate2` circuit of S-box `i`. First [`resub`]; then
+/// `rounds` rounds that each rebuild one output (`r % 4`) with [`Search::create`] on top
+/// of the gates the other three outputs need (Kwan's search with the other outputs'
+/// gates as the shared pool, the "polish" of [`restart`]), followed by [`resub`]; a round
+/// is kept when the circuit is no larger (plateau moves let it drift). Round `r` draws
+/// its tie-breaks from `(seed, i, r)`, so the result is a function of the input circuit,
+/// the seed and the parameters.
+fn improve(
+    fm: &Formulas,
+    p: Params,
+    seed: u64,
+    rounds: usize,
+    group: usize,
+    i: usize,
+    box_: &[u8; 64],
+    c: &Circuit,
+) -> (St, [usize; 4]) {
+    let mut st = St::new();
+    for g in &c.gates {
+        st.add(
+            g.op,
+            g.ins[0] as usize,
+            g.ins[1] as usize,
+            g.ins[2] as usize,
+        );
+    }
+    let outs0 = c.outs.map(|o| o as usize);
+    let tidy = |st: St, res: [usize; 4]| {
+        let (st, res) = fold_nots(st, res);
+        let (st, res) = resub(fm, st, res);
+        fold_nots(st, res)
+    };
+    let (st0, o0) = prune(&st, outs0);
+    let (mut st, mut res) = tidy(st0, o0);
+    let want: [u64; 4] = core::array::from_fn(|m| {
+        (0..64)
+            .filter(|&x| (box_[x] >> (3 - m)) & 1 == 1)
+            .fold(0u64, |a, x| a | 1 << x)
+    });
+    let mut sets: Vec<Vec<usize>> = (1u32..15)
+        .filter(|m| m.count_ones() as usize <= group.max(1))
+        .map(|m| (0..4).filter(|&j| m >> j & 1 == 1).collect::<Vec<usize>>())
+        .collect();
+    sets.sort_by_key(Vec::len);
+    for r in 0..rounds {
+        let mut rng = Rng(seed ^ (i as u64) << 48 ^ 0xA5 << 40 ^ r as u64);
+        rng.next();
+        let mut s = Search {
+            kind: Kind::Gate2,
+            rng,
+            p,
+            fm,
+            calls: 0,
+            max_calls: 2_000_000,
+            limit_hint: st.g.len() + 8,
+        };
+        // The outputs rebuilt this round, in turn: each one alone, then (`group` ≥ 2)
+        // each pair, then (`group` ≥ 3) each triple; built in a drawn order.
+        let mut set = sets[r % sets.len()].clone();
+        s.rng.shuffle(&mut set);
+        let others: Vec<usize> = (0..4)
+            .filter(|j| !set.contains(j))
+            .map(|j| res[j])
+            .collect();
+        let (mut base, omap) = prune_list(&st, &others);
+        let budget = st.g.len() + 2;
+        let mut r2 = [usize::MAX; 4];
+        let mut failed = false;
+        for &o in &set {
+            s.calls = 0;
+            match s.create(&mut base, want[o], FULL, 0, false, 0, budget) {
+                Some((n, _)) => r2[o] = n,
+                None => failed = true,
+            }
+            if failed {
+                break;
+            }
+        }
+        if failed {
+            continue;
+        }
+        let mut k = 0;
+        for (j, x) in r2.iter_mut().enumerate() {
+            if !set.contains(&j) {
+                *x = omap[k];
+                k += 1;
+            }
+        }
+        let (b2, r2) = prune(&base, r2);
+        let (b2, r2) = tidy(b2, r2);
+        if b2.g.len() <= st.g.len() {
+            if b2.g.len() < st.g.len() {
+                eprintln!("S{} improve round {r}: {} gates", i + 1, b2.g.len());
+            }
+            st = b2;
+            res = r2;
+        }
+    }
+    (st, res)
+}
+
 fn to_circuit(i: usize, kind: Kind, st: &St, outs: [usize; 4], meta: String) -> Circuit {
     Circuit {
         sbox: i + 1,
@@ -942,6 +1249,22 @@ fn to_circuit(i: usize, kind: Kind, st: &St, outs: [usize; 4], meta: String) -> 
         gates: st.g.clone(),
         outs: outs.map(|o| o as u16),
     }
+}
+
+/// The command line without `--out FILE` and `--jobs N`: what reproduces the output.
+fn recorded_command(args: &[String]) -> String {
+    let mut cmd: Vec<&str> = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if skip {
+            skip = false;
+        } else if a == "--out" || a == "--jobs" {
+            skip = true;
+        } else {
+            cmd.push(a);
+        }
+    }
+    cmd.join(" ")
 }
 
 fn main() {
@@ -976,6 +1299,9 @@ fn main() {
     let mut sel_depth = 0usize;
     let mut sel_nodes = 4usize;
     let mut jobs = 1usize;
+    let mut improve_from: Option<String> = None;
+    let mut rounds = 0usize;
+    let mut group = 1usize;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut v = || it.next().expect("missing value").clone();
@@ -1007,6 +1333,9 @@ fn main() {
             "--sel-depth" => sel_depth = v().parse().expect("sel depth"),
             "--sel-nodes" => sel_nodes = v().parse().expect("sel nodes"),
             "--jobs" => jobs = v().parse().expect("jobs"),
+            "--improve" => improve_from = Some(v()),
+            "--rounds" => rounds = v().parse().expect("rounds"),
+            "--group" => group = v().parse().expect("group"),
             _ => panic!("unknown argument {a}"),
         }
     }
@@ -1023,6 +1352,77 @@ fn main() {
         sel_nodes,
     };
     let t0 = Instant::now();
+    if let Some(path) = &improve_from {
+        // Improve the recorded `gate2` circuits of a description file (the others are
+        // copied); the header keeps the file's commands and adds this one.
+        let text = std::fs::read_to_string(path).expect("description file");
+        let cs = circuits::parse_desc(&text).expect("well-formed description");
+        let mut header: Vec<String> = text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .map(|l| l.trim_start_matches('#').trim().to_string())
+            .filter(|l| !l.ends_with("see tools/sboxes/README.md"))
+            .collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results: Vec<std::sync::Mutex<Option<Circuit>>> =
+            cs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+        std::thread::scope(|sc| {
+            for _ in 0..jobs.max(1) {
+                sc.spawn(|| {
+                    loop {
+                        let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        if k >= cs.len() {
+                            break;
+                        }
+                        let c = &cs[k];
+                        let i = c.sbox - 1;
+                        let out = if c.kind == Kind::Gate2 && only.contains(&i) {
+                            let (st, o) = improve(&fm, p, seed, rounds, group, i, &tables[i], c);
+                            let meta = format!(
+                                "{} improve-seed={seed} improve-rounds={rounds} improve-group={group} \
+                                 improve-branch={} improve-quad-depth={} \
+                                 improve-sel-depth={} improve-sel-nodes={}",
+                                c.meta,
+                                p.branch.map(|b| b.to_string()).join(","),
+                                p.quad_depth,
+                                p.sel_depth,
+                                p.sel_nodes
+                            );
+                            let n = to_circuit(i, Kind::Gate2, &st, o, meta);
+                            eprintln!(
+                                "S{} gate2: {} -> {} gates ({:.1}s)",
+                                i + 1,
+                                c.gates.len(),
+                                n.gates.len(),
+                                t0.elapsed().as_secs_f64()
+                            );
+                            n
+                        } else {
+                            c.clone()
+                        };
+                        out.check(&tables[i]).expect("circuit matches the S-box");
+                        *results[k].lock().unwrap() = Some(out);
+                    }
+                });
+            }
+        });
+        let circuits: Vec<Circuit> = results
+            .into_iter()
+            .map(|r| r.into_inner().unwrap().unwrap())
+            .collect();
+        let cmd = recorded_command(&args);
+        header.push(format!("then tools/sboxes/search.rs {cmd}"));
+        header.push(format!(
+            "{} circuits; see tools/sboxes/README.md",
+            circuits.len()
+        ));
+        let text = circuits::format_desc(&header, &circuits);
+        match out_path {
+            Some(p) => std::fs::write(p, text).unwrap(),
+            None => print!("{text}"),
+        }
+        return;
+    }
     // One S-box (both kinds); S-boxes are independent, so `--jobs` threads take them in
     // turn without changing any result.
     let one = |i: usize| -> Vec<Circuit> {
@@ -1093,20 +1493,11 @@ fn main() {
         .into_iter()
         .flat_map(|r| r.into_inner().unwrap())
         .collect();
-    // The command line without `--out FILE` and `--jobs N`: what reproduces this file.
-    let mut cmd: Vec<&str> = Vec::new();
-    let mut skip = false;
-    for a in &args {
-        if skip {
-            skip = false;
-        } else if a == "--out" || a == "--jobs" {
-            skip = true;
-        } else {
-            cmd.push(a);
-        }
-    }
     let header = vec![
-        format!("generated by tools/sboxes/search.rs {}", cmd.join(" ")),
+        format!(
+            "generated by tools/sboxes/search.rs {}",
+            recorded_command(&args)
+        ),
         format!("{} circuits; see tools/sboxes/README.md", circuits.len()),
     ];
     let text = circuits::format_desc(&header, &circuits);

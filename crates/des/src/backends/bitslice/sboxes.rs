@@ -2,7 +2,7 @@
 //! circuits of `tools/sboxes/circuits.txt`, found by `tools/sboxes/search.rs` and
 //! emitted by `tools/sboxes/circuits.rs` (see `tools/sboxes/README.md`).
 //! Three-input gates: 205 in all (25.625 per S-box); two-input gates (and-not
-//! counts one): 402 (50.25 per S-box).
+//! counts one): 382 (47.75 per S-box).
 
 #![allow(clippy::all)]
 
@@ -42,7 +42,7 @@ pub(crate) fn s1<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t7, t26, t20, t14]
 }
 
-/// S-box 1 with two-input gates (55 gates).
+/// S-box 1 with two-input gates (53 gates).
 #[inline(always)]
 pub(crate) fn s1_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t0 = V::andnot(x[2], V::ones());
@@ -54,53 +54,51 @@ pub(crate) fn s1_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t6 = V::andnot(t4, t5);
     let t7 = V::andnot(t6, x[0]);
     let t8 = V::xor(x[3], t7);
-    let t9 = V::andnot(x[4], t8);
-    let t10 = V::xor(t3, t9);
-    let t11 = V::or(x[5], t8);
-    let t12 = V::or(x[2], t11);
-    let t13 = V::andnot(t8, t10);
+    let t9 = V::or(x[2], x[5]);
+    let t10 = V::or(t8, t9);
+    let t11 = V::andnot(x[4], t8);
+    let t12 = V::xor(t3, t11);
+    let t13 = V::andnot(t8, t12);
     let t14 = V::xor(t13, t4);
     let t15 = V::and(x[4], t14);
-    let t16 = V::xor(t12, t15);
-    let t17 = V::andnot(x[1], t16);
-    let t18 = V::xor(t10, t17);
-    let t19 = V::xor(t6, t10);
-    let t20 = V::andnot(t4, x[4]);
-    let t21 = V::xor(t19, t20);
-    let t22 = V::xor(x[2], t17);
-    let t23 = V::or(t22, t10);
-    let t24 = V::andnot(x[3], t23);
-    let t25 = V::xor(t21, t24);
-    let t26 = V::andnot(t24, x[4]);
-    let t27 = V::or(t26, t14);
-    let t28 = V::andnot(t27, x[0]);
-    let t29 = V::xor(x[1], t28);
-    let t30 = V::and(x[1], t29);
-    let t31 = V::xor(t25, t30);
-    let t32 = V::andnot(t29, V::ones());
-    let t33 = V::and(t0, t26);
-    let t34 = V::xor(t32, t33);
-    let t35 = V::or(x[2], x[5]);
-    let t36 = V::xor(t9, t35);
-    let t37 = V::andnot(x[0], t36);
-    let t38 = V::xor(t34, t37);
-    let t39 = V::and(t10, t5);
-    let t40 = V::or(t39, t33);
-    let t41 = V::andnot(t40, t31);
-    let t42 = V::xor(t38, t41);
-    let t43 = V::xor(t42, t31);
-    let t44 = V::xor(t43, t18);
-    let t45 = V::andnot(t38, t24);
-    let t46 = V::andnot(t45, V::ones());
-    let t47 = V::andnot(x[1], t46);
-    let t48 = V::xor(t44, t47);
-    let t49 = V::and(t31, t46);
-    let t50 = V::xor(t11, t48);
-    let t51 = V::andnot(x[5], t50);
-    let t52 = V::xor(t49, t51);
-    let t53 = V::and(x[4], t52);
-    let t54 = V::xor(t48, t53);
-    [t31, t42, t18, t54]
+    let t16 = V::xor(t10, t15);
+    let t17 = V::xor(t16, x[1]);
+    let t18 = V::xor(t9, x[3]);
+    let t19 = V::xor(t18, t12);
+    let t20 = V::or(t19, x[5]);
+    let t21 = V::andnot(x[3], t20);
+    let t22 = V::xor(t17, t21);
+    let t23 = V::xor(t15, t5);
+    let t24 = V::andnot(t1, t12);
+    let t25 = V::xor(t24, t10);
+    let t26 = V::andnot(x[4], t25);
+    let t27 = V::xor(t23, t26);
+    let t28 = V::xor(x[5], t27);
+    let t29 = V::andnot(t28, x[3]);
+    let t30 = V::andnot(t29, x[0]);
+    let t31 = V::xor(t19, t30);
+    let t32 = V::andnot(x[1], t31);
+    let t33 = V::xor(t27, t32);
+    let t34 = V::and(x[4], t32);
+    let t35 = V::andnot(t34, t31);
+    let t36 = V::and(x[3], t35);
+    let t37 = V::xor(t33, t36);
+    let t38 = V::andnot(t14, t37);
+    let t39 = V::xor(t22, t38);
+    let t40 = V::xor(t39, t14);
+    let t41 = V::andnot(t15, t40);
+    let t42 = V::or(x[5], t35);
+    let t43 = V::or(x[2], t18);
+    let t44 = V::and(t42, t43);
+    let t45 = V::andnot(x[1], t44);
+    let t46 = V::xor(t41, t45);
+    let t47 = V::andnot(t3, t42);
+    let t48 = V::xor(t47, t8);
+    let t49 = V::and(t27, t48);
+    let t50 = V::xor(t46, t49);
+    let t51 = V::andnot(x[1], t17);
+    let t52 = V::xor(t51, t12);
+    [t39, t33, t52, t50]
 }
 
 /// S-box 2 with three-input gates (25 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -135,7 +133,7 @@ pub(crate) fn s2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t18, t13, t24, t7]
 }
 
-/// S-box 2 with two-input gates (49 gates).
+/// S-box 2 with two-input gates (48 gates).
 #[inline(always)]
 pub(crate) fn s2_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t0 = V::xor(x[4], x[1]);
@@ -143,51 +141,50 @@ pub(crate) fn s2_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t2 = V::and(x[5], x[4]);
     let t3 = V::andnot(t2, x[2]);
     let t4 = V::xor(t1, t3);
-    let t5 = V::or(x[1], t2);
-    let t6 = V::andnot(x[3], t5);
-    let t7 = V::xor(t4, t6);
-    let t8 = V::andnot(x[4], t4);
-    let t9 = V::xor(t8, x[2]);
-    let t10 = V::andnot(t1, V::ones());
-    let t11 = V::xor(x[3], t7);
-    let t12 = V::or(t10, t11);
+    let t5 = V::andnot(x[4], t4);
+    let t6 = V::xor(t5, x[2]);
+    let t7 = V::andnot(t1, V::ones());
+    let t8 = V::or(x[1], t2);
+    let t9 = V::andnot(x[3], t8);
+    let t10 = V::xor(t4, t9);
+    let t11 = V::xor(x[3], t10);
+    let t12 = V::or(t7, t11);
     let t13 = V::andnot(x[5], t12);
-    let t14 = V::xor(t9, t13);
-    let t15 = V::andnot(x[0], t14);
-    let t16 = V::xor(t7, t15);
-    let t17 = V::andnot(x[4], x[3]);
-    let t18 = V::xor(t17, t14);
-    let t19 = V::or(t8, x[5]);
-    let t20 = V::andnot(t19, x[0]);
+    let t14 = V::xor(t6, t13);
+    let t15 = V::andnot(x[4], x[3]);
+    let t16 = V::or(t5, x[5]);
+    let t17 = V::andnot(t16, x[0]);
+    let t18 = V::andnot(x[1], t16);
+    let t19 = V::and(x[5], t10);
+    let t20 = V::and(x[0], t19);
     let t21 = V::xor(t18, t20);
-    let t22 = V::andnot(x[1], t19);
-    let t23 = V::and(x[5], t7);
-    let t24 = V::and(x[0], t23);
-    let t25 = V::xor(t22, t24);
-    let t26 = V::andnot(t1, t25);
-    let t27 = V::xor(t21, t26);
-    let t28 = V::or(t23, t0);
-    let t29 = V::xor(t28, x[0]);
-    let t30 = V::andnot(x[3], t14);
-    let t31 = V::xor(t29, t30);
-    let t32 = V::xor(t17, t7);
-    let t33 = V::andnot(t32, t21);
-    let t34 = V::xor(t23, t0);
-    let t35 = V::andnot(x[2], t34);
-    let t36 = V::xor(t33, t35);
-    let t37 = V::and(x[1], t36);
-    let t38 = V::xor(t31, t37);
-    let t39 = V::andnot(x[4], V::ones());
-    let t40 = V::or(t16, t23);
-    let t41 = V::xor(t39, t40);
-    let t42 = V::and(t1, t0);
-    let t43 = V::andnot(t42, x[0]);
-    let t44 = V::xor(t41, t43);
-    let t45 = V::and(x[5], t36);
-    let t46 = V::or(t38, t45);
-    let t47 = V::and(t27, t46);
-    let t48 = V::xor(t44, t47);
-    [t16, t38, t48, t27]
+    let t22 = V::xor(t15, t14);
+    let t23 = V::xor(t22, t17);
+    let t24 = V::andnot(t1, t21);
+    let t25 = V::xor(t23, t24);
+    let t26 = V::xor(x[0], t7);
+    let t27 = V::andnot(t17, t7);
+    let t28 = V::xor(t27, x[4]);
+    let t29 = V::andnot(t28, x[2]);
+    let t30 = V::xor(t26, t29);
+    let t31 = V::andnot(x[2], t2);
+    let t32 = V::andnot(t28, x[1]);
+    let t33 = V::xor(t31, t32);
+    let t34 = V::andnot(t33, x[3]);
+    let t35 = V::xor(t30, t34);
+    let t36 = V::andnot(x[0], t14);
+    let t37 = V::xor(t36, t10);
+    let t38 = V::andnot(x[4], V::ones());
+    let t39 = V::or(t37, t19);
+    let t40 = V::xor(t38, t39);
+    let t41 = V::and(t1, t0);
+    let t42 = V::andnot(t41, x[0]);
+    let t43 = V::xor(t40, t42);
+    let t44 = V::andnot(t20, x[5]);
+    let t45 = V::or(t44, t35);
+    let t46 = V::and(t25, t45);
+    let t47 = V::xor(t43, t46);
+    [t37, t35, t47, t25]
 }
 
 /// S-box 3 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -223,60 +220,59 @@ pub(crate) fn s3<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t7, t19, t25, t13]
 }
 
-/// S-box 3 with two-input gates (50 gates).
+/// S-box 3 with two-input gates (49 gates).
 #[inline(always)]
 pub(crate) fn s3_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
-    let t0 = V::xor(x[5], x[2]);
-    let t1 = V::xor(t0, x[1]);
-    let t2 = V::andnot(t0, x[1]);
-    let t3 = V::andnot(t2, x[5]);
-    let t4 = V::or(x[3], t3);
-    let t5 = V::and(x[0], t4);
-    let t6 = V::xor(t1, t5);
-    let t7 = V::xor(x[2], x[3]);
-    let t8 = V::xor(t7, t2);
-    let t9 = V::andnot(t8, x[0]);
-    let t10 = V::xor(t7, t9);
-    let t11 = V::andnot(x[4], t10);
-    let t12 = V::xor(t6, t11);
-    let t13 = V::andnot(x[1], t7);
-    let t14 = V::xor(t13, t6);
-    let t15 = V::andnot(t3, t10);
-    let t16 = V::andnot(t6, t15);
-    let t17 = V::andnot(t16, x[4]);
-    let t18 = V::xor(t14, t17);
-    let t19 = V::andnot(x[1], V::ones());
-    let t20 = V::andnot(x[2], t19);
-    let t21 = V::xor(t12, t20);
-    let t22 = V::andnot(t18, t3);
-    let t23 = V::andnot(t22, x[0]);
-    let t24 = V::xor(t21, t23);
-    let t25 = V::andnot(x[3], t24);
+    let t0 = V::xor(x[2], x[3]);
+    let t1 = V::xor(x[5], x[2]);
+    let t2 = V::andnot(t1, x[1]);
+    let t3 = V::xor(t0, t2);
+    let t4 = V::xor(t3, x[2]);
+    let t5 = V::xor(t4, x[4]);
+    let t6 = V::xor(t1, x[1]);
+    let t7 = V::andnot(t2, x[5]);
+    let t8 = V::or(x[3], t7);
+    let t9 = V::and(x[0], t8);
+    let t10 = V::xor(t6, t9);
+    let t11 = V::andnot(t3, x[0]);
+    let t12 = V::xor(t0, t11);
+    let t13 = V::andnot(x[4], t12);
+    let t14 = V::xor(t10, t13);
+    let t15 = V::xor(t3, t14);
+    let t16 = V::or(t15, x[3]);
+    let t17 = V::andnot(x[0], t16);
+    let t18 = V::xor(t5, t17);
+    let t19 = V::andnot(t16, V::ones());
+    let t20 = V::andnot(x[0], t19);
+    let t21 = V::andnot(t14, x[4]);
+    let t22 = V::xor(t21, t16);
+    let t23 = V::andnot(x[1], t22);
+    let t24 = V::or(t20, t23);
+    let t25 = V::andnot(x[5], t24);
     let t26 = V::xor(t18, t25);
-    let t27 = V::andnot(t14, t19);
-    let t28 = V::xor(t27, t0);
-    let t29 = V::andnot(t0, t5);
-    let t30 = V::or(t29, t7);
-    let t31 = V::and(x[4], t30);
-    let t32 = V::xor(t28, t31);
-    let t33 = V::andnot(t22, t27);
-    let t34 = V::andnot(t26, t24);
-    let t35 = V::andnot(t34, x[1]);
-    let t36 = V::xor(t33, t35);
-    let t37 = V::andnot(x[0], t36);
-    let t38 = V::xor(t32, t37);
-    let t39 = V::or(x[3], t36);
-    let t40 = V::xor(t10, t39);
-    let t41 = V::and(t26, t28);
-    let t42 = V::andnot(t41, x[4]);
-    let t43 = V::xor(t40, t42);
-    let t44 = V::xor(t38, t12);
-    let t45 = V::xor(t40, t24);
-    let t46 = V::and(x[4], t45);
-    let t47 = V::xor(t44, t46);
-    let t48 = V::and(t0, t47);
-    let t49 = V::xor(t43, t48);
-    [t26, t38, t49, t12]
+    let t27 = V::andnot(t18, t4);
+    let t28 = V::and(x[5], t27);
+    let t29 = V::or(t21, t28);
+    let t30 = V::xor(t29, t1);
+    let t31 = V::and(t2, t26);
+    let t32 = V::xor(t15, t31);
+    let t33 = V::xor(t32, t28);
+    let t34 = V::and(x[1], t33);
+    let t35 = V::xor(t30, t34);
+    let t36 = V::and(t35, x[0]);
+    let t37 = V::xor(t18, t24);
+    let t38 = V::andnot(t27, t37);
+    let t39 = V::xor(t36, t3);
+    let t40 = V::andnot(t39, x[3]);
+    let t41 = V::xor(t38, t40);
+    let t42 = V::or(t36, t11);
+    let t43 = V::andnot(t11, t18);
+    let t44 = V::and(x[2], t43);
+    let t45 = V::xor(t42, t44);
+    let t46 = V::andnot(x[1], t45);
+    let t47 = V::xor(t41, t46);
+    let t48 = V::xor(t33, t36);
+    [t26, t48, t47, t14]
 }
 
 /// S-box 4 with three-input gates (21 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -307,7 +303,7 @@ pub(crate) fn s4<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t17, t19, t9, t20]
 }
 
-/// S-box 4 with two-input gates (40 gates).
+/// S-box 4 with two-input gates (39 gates).
 #[inline(always)]
 pub(crate) fn s4_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t0 = V::andnot(x[2], V::ones());
@@ -331,26 +327,25 @@ pub(crate) fn s4_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t18 = V::xor(t15, t17);
     let t19 = V::andnot(x[5], t18);
     let t20 = V::xor(t11, t19);
-    let t21 = V::andnot(t3, V::ones());
+    let t21 = V::xor(t18, t20);
     let t22 = V::andnot(t5, x[4]);
-    let t23 = V::xor(t21, t22);
+    let t23 = V::xor(t22, t3);
     let t24 = V::andnot(t22, t14);
     let t25 = V::xor(t24, x[2]);
     let t26 = V::and(x[1], t25);
     let t27 = V::xor(t23, t26);
     let t28 = V::xor(t27, t11);
-    let t29 = V::andnot(t28, x[3]);
-    let t30 = V::xor(t20, t29);
-    let t31 = V::andnot(x[1], t28);
+    let t29 = V::andnot(t28, x[1]);
+    let t30 = V::xor(t21, t29);
+    let t31 = V::andnot(x[3], t28);
     let t32 = V::xor(t30, t31);
-    let t33 = V::andnot(x[5], t32);
+    let t33 = V::and(x[5], t32);
     let t34 = V::xor(t27, t33);
-    let t35 = V::andnot(t18, x[5]);
-    let t36 = V::xor(t35, t11);
-    let t37 = V::andnot(t35, V::ones());
-    let t38 = V::xor(t32, t34);
-    let t39 = V::xor(t37, t38);
-    [t20, t36, t34, t39]
+    let t35 = V::xor(t19, t34);
+    let t36 = V::xor(x[5], t32);
+    let t37 = V::xor(t35, t36);
+    let t38 = V::xor(x[5], t21);
+    [t20, t38, t37, t34]
 }
 
 /// S-box 5 with three-input gates (27 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -387,64 +382,62 @@ pub(crate) fn s5<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t26, t21, t16, t9]
 }
 
-/// S-box 5 with two-input gates (54 gates).
+/// S-box 5 with two-input gates (52 gates).
 #[inline(always)]
 pub(crate) fn s5_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
-    let t0 = V::xor(x[2], x[5]);
-    let t1 = V::or(x[2], x[5]);
-    let t2 = V::andnot(x[3], t1);
-    let t3 = V::andnot(t2, x[0]);
-    let t4 = V::xor(t0, t3);
-    let t5 = V::or(x[3], t0);
-    let t6 = V::andnot(x[0], t2);
-    let t7 = V::xor(t5, t6);
-    let t8 = V::andnot(x[1], t7);
-    let t9 = V::xor(t4, t8);
-    let t10 = V::xor(t5, x[2]);
-    let t11 = V::xor(x[0], x[2]);
-    let t12 = V::and(t10, t11);
+    let t0 = V::xor(x[0], x[2]);
+    let t1 = V::xor(x[2], x[5]);
+    let t2 = V::or(x[2], x[5]);
+    let t3 = V::andnot(x[3], t2);
+    let t4 = V::andnot(t3, x[0]);
+    let t5 = V::xor(t1, t4);
+    let t6 = V::or(x[3], t1);
+    let t7 = V::andnot(x[0], t3);
+    let t8 = V::xor(t6, t7);
+    let t9 = V::andnot(x[1], t8);
+    let t10 = V::xor(t5, t9);
+    let t11 = V::xor(t6, x[2]);
+    let t12 = V::and(t11, t0);
     let t13 = V::andnot(t12, x[4]);
-    let t14 = V::xor(t9, t13);
-    let t15 = V::xor(x[5], x[3]);
-    let t16 = V::and(x[4], t1);
-    let t17 = V::xor(t15, t16);
-    let t18 = V::andnot(t2, t17);
-    let t19 = V::and(x[4], t18);
-    let t20 = V::xor(t9, t19);
-    let t21 = V::andnot(x[0], t20);
-    let t22 = V::xor(t17, t21);
-    let t23 = V::or(t10, t3);
-    let t24 = V::andnot(x[4], t23);
-    let t25 = V::xor(t12, t24);
-    let t26 = V::or(t22, t13);
-    let t27 = V::andnot(x[2], t26);
-    let t28 = V::xor(t25, t27);
-    let t29 = V::and(x[1], t28);
-    let t30 = V::xor(t22, t29);
-    let t31 = V::or(t17, x[0]);
-    let t32 = V::xor(t28, t31);
-    let t33 = V::and(t31, x[3]);
-    let t34 = V::and(t33, t1);
-    let t35 = V::andnot(t34, x[1]);
-    let t36 = V::xor(t32, t35);
-    let t37 = V::andnot(t28, t14);
-    let t38 = V::xor(t37, t0);
-    let t39 = V::andnot(t30, t7);
-    let t40 = V::andnot(t39, x[4]);
-    let t41 = V::xor(t38, t40);
-    let t42 = V::and(x[5], t41);
-    let t43 = V::xor(t36, t42);
-    let t44 = V::and(t25, t4);
-    let t45 = V::andnot(t44, x[0]);
-    let t46 = V::xor(t43, t45);
-    let t47 = V::andnot(t31, x[2]);
-    let t48 = V::xor(t46, t47);
-    let t49 = V::andnot(t24, t30);
-    let t50 = V::andnot(t47, V::ones());
-    let t51 = V::andnot(t49, t50);
-    let t52 = V::andnot(t9, t51);
-    let t53 = V::xor(t48, t52);
-    [t43, t14, t53, t30]
+    let t14 = V::xor(t10, t13);
+    let t15 = V::andnot(t0, t14);
+    let t16 = V::andnot(t14, t1);
+    let t17 = V::or(t15, t16);
+    let t18 = V::andnot(x[4], t12);
+    let t19 = V::andnot(t18, x[1]);
+    let t20 = V::xor(t17, t19);
+    let t21 = V::or(t16, x[1]);
+    let t22 = V::andnot(x[2], t21);
+    let t23 = V::or(x[4], t22);
+    let t24 = V::or(t13, t14);
+    let t25 = V::andnot(x[1], t24);
+    let t26 = V::xor(t23, t25);
+    let t27 = V::and(x[3], t26);
+    let t28 = V::xor(t20, t27);
+    let t29 = V::andnot(t17, t13);
+    let t30 = V::xor(t29, t6);
+    let t31 = V::or(t10, t16);
+    let t32 = V::xor(x[3], t31);
+    let t33 = V::xor(t32, t24);
+    let t34 = V::andnot(t33, x[1]);
+    let t35 = V::xor(t30, t34);
+    let t36 = V::andnot(t11, t35);
+    let t37 = V::andnot(t36, V::ones());
+    let t38 = V::andnot(x[4], t37);
+    let t39 = V::xor(t28, t38);
+    let t40 = V::xor(t14, t39);
+    let t41 = V::xor(t40, x[0]);
+    let t42 = V::xor(x[0], x[1]);
+    let t43 = V::andnot(t25, t42);
+    let t44 = V::and(x[4], t31);
+    let t45 = V::xor(t43, t44);
+    let t46 = V::xor(t45, t36);
+    let t47 = V::or(t39, t23);
+    let t48 = V::andnot(x[4], t47);
+    let t49 = V::xor(t46, t48);
+    let t50 = V::and(t42, t49);
+    let t51 = V::xor(t41, t50);
+    [t28, t14, t51, t46]
 }
 
 /// S-box 6 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -480,60 +473,58 @@ pub(crate) fn s6<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t7, t19, t13, t25]
 }
 
-/// S-box 6 with two-input gates (50 gates).
+/// S-box 6 with two-input gates (48 gates).
 #[inline(always)]
 pub(crate) fn s6_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
-    let t0 = V::or(x[4], x[0]);
-    let t1 = V::xor(x[1], t0);
-    let t2 = V::xor(x[4], x[0]);
-    let t3 = V::and(x[2], t2);
-    let t4 = V::xor(t1, t3);
-    let t5 = V::or(x[2], t4);
-    let t6 = V::xor(t5, t2);
-    let t7 = V::andnot(x[3], t6);
-    let t8 = V::xor(t4, t7);
-    let t9 = V::and(x[0], t5);
-    let t10 = V::or(x[4], t8);
-    let t11 = V::xor(t6, t10);
-    let t12 = V::and(x[3], t11);
-    let t13 = V::or(t9, t12);
-    let t14 = V::and(x[5], t13);
-    let t15 = V::xor(t8, t14);
-    let t16 = V::xor(t6, x[3]);
-    let t17 = V::xor(t16, x[2]);
-    let t18 = V::and(t13, t10);
-    let t19 = V::andnot(t18, x[5]);
-    let t20 = V::xor(t17, t19);
-    let t21 = V::xor(t20, t6);
-    let t22 = V::andnot(t21, t15);
-    let t23 = V::and(t21, t15);
-    let t24 = V::or(t7, t23);
-    let t25 = V::andnot(x[4], t24);
-    let t26 = V::xor(t22, t25);
-    let t27 = V::and(x[1], t26);
-    let t28 = V::xor(t20, t27);
-    let t29 = V::andnot(x[2], V::ones());
-    let t30 = V::andnot(x[4], t29);
-    let t31 = V::andnot(x[3], t30);
-    let t32 = V::xor(t16, t31);
-    let t33 = V::or(t17, t10);
-    let t34 = V::andnot(t22, t4);
-    let t35 = V::and(x[1], t34);
-    let t36 = V::xor(t33, t35);
-    let t37 = V::and(x[5], t36);
-    let t38 = V::xor(t32, t37);
-    let t39 = V::andnot(t10, V::ones());
-    let t40 = V::xor(t39, t20);
-    let t41 = V::or(t3, t13);
-    let t42 = V::andnot(x[1], t41);
-    let t43 = V::xor(t40, t42);
-    let t44 = V::andnot(t20, t22);
-    let t45 = V::xor(t44, x[4]);
-    let t46 = V::and(x[3], t45);
-    let t47 = V::xor(t9, t46);
-    let t48 = V::andnot(x[5], t47);
-    let t49 = V::xor(t43, t48);
-    [t38, t49, t28, t15]
+    let t0 = V::andnot(x[4], V::ones());
+    let t1 = V::andnot(x[3], t0);
+    let t2 = V::andnot(x[2], t1);
+    let t3 = V::or(x[4], x[0]);
+    let t4 = V::xor(x[1], t3);
+    let t5 = V::xor(x[4], x[0]);
+    let t6 = V::and(x[2], t5);
+    let t7 = V::xor(t4, t6);
+    let t8 = V::or(x[2], t7);
+    let t9 = V::xor(t8, t5);
+    let t10 = V::xor(t9, x[3]);
+    let t11 = V::xor(t2, t10);
+    let t12 = V::xor(t10, x[2]);
+    let t13 = V::andnot(x[3], t9);
+    let t14 = V::xor(t7, t13);
+    let t15 = V::or(x[4], t14);
+    let t16 = V::and(x[0], t8);
+    let t17 = V::xor(t15, t11);
+    let t18 = V::andnot(t17, x[3]);
+    let t19 = V::or(t16, t18);
+    let t20 = V::and(t19, t15);
+    let t21 = V::andnot(t20, x[5]);
+    let t22 = V::xor(t12, t21);
+    let t23 = V::xor(t22, t9);
+    let t24 = V::and(x[5], t19);
+    let t25 = V::xor(t14, t24);
+    let t26 = V::andnot(t23, t25);
+    let t27 = V::and(t25, t1);
+    let t28 = V::or(t26, t4);
+    let t29 = V::xor(t27, t28);
+    let t30 = V::and(x[1], t29);
+    let t31 = V::xor(t22, t30);
+    let t32 = V::andnot(t31, V::ones());
+    let t33 = V::xor(t32, x[1]);
+    let t34 = V::andnot(t4, t9);
+    let t35 = V::xor(t34, t20);
+    let t36 = V::andnot(x[5], t35);
+    let t37 = V::xor(t33, t36);
+    let t38 = V::or(t37, t15);
+    let t39 = V::andnot(t26, t7);
+    let t40 = V::and(x[1], t39);
+    let t41 = V::xor(t38, t40);
+    let t42 = V::and(x[5], t41);
+    let t43 = V::xor(t11, t42);
+    let t44 = V::andnot(t29, x[2]);
+    let t45 = V::xor(t44, t17);
+    let t46 = V::and(t25, t45);
+    let t47 = V::xor(t37, t46);
+    [t43, t47, t31, t25]
 }
 
 /// S-box 7 with three-input gates (27 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -570,63 +561,59 @@ pub(crate) fn s7<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t8, t15, t26, t21]
 }
 
-/// S-box 7 with two-input gates (53 gates).
+/// S-box 7 with two-input gates (49 gates).
 #[inline(always)]
 pub(crate) fn s7_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t0 = V::xor(x[4], x[2]);
     let t1 = V::andnot(x[5], t0);
     let t2 = V::xor(x[1], t1);
-    let t3 = V::andnot(t0, x[5]);
-    let t4 = V::and(t3, x[4]);
-    let t5 = V::andnot(t4, x[3]);
-    let t6 = V::xor(t2, t5);
-    let t7 = V::xor(t2, x[2]);
-    let t8 = V::and(t7, x[3]);
-    let t9 = V::andnot(x[1], t8);
-    let t10 = V::xor(t6, t9);
-    let t11 = V::or(t8, x[4]);
-    let t12 = V::xor(t11, t3);
-    let t13 = V::andnot(x[3], x[5]);
-    let t14 = V::andnot(t13, t2);
-    let t15 = V::and(x[2], t14);
-    let t16 = V::or(t12, t15);
-    let t17 = V::and(x[0], t16);
-    let t18 = V::xor(t10, t17);
-    let t19 = V::andnot(t7, x[3]);
-    let t20 = V::andnot(t0, t7);
-    let t21 = V::or(t19, t20);
-    let t22 = V::andnot(t21, x[4]);
-    let t23 = V::xor(t6, t22);
-    let t24 = V::andnot(t8, t10);
-    let t25 = V::xor(t24, t16);
-    let t26 = V::andnot(t21, t13);
-    let t27 = V::andnot(t26, x[4]);
-    let t28 = V::xor(t25, t27);
-    let t29 = V::andnot(x[0], t28);
-    let t30 = V::xor(t23, t29);
-    let t31 = V::xor(t6, x[0]);
-    let t32 = V::andnot(x[2], t23);
-    let t33 = V::xor(t32, x[1]);
-    let t34 = V::or(t18, t28);
-    let t35 = V::xor(x[0], t7);
-    let t36 = V::andnot(t35, t23);
-    let t37 = V::and(x[1], t36);
-    let t38 = V::xor(t34, t37);
-    let t39 = V::and(x[5], t38);
-    let t40 = V::xor(t33, t39);
-    let t41 = V::andnot(t9, t40);
-    let t42 = V::xor(t31, t41);
-    let t43 = V::xor(t24, t30);
-    let t44 = V::andnot(t16, x[0]);
-    let t45 = V::andnot(t44, V::ones());
-    let t46 = V::andnot(x[4], t45);
-    let t47 = V::xor(t43, t46);
-    let t48 = V::andnot(t27, t42);
-    let t49 = V::andnot(t5, x[2]);
-    let t50 = V::or(t48, t49);
-    let t51 = V::and(t39, t50);
-    let t52 = V::xor(t47, t51);
-    [t30, t52, t18, t42]
+    let t3 = V::xor(t2, x[2]);
+    let t4 = V::and(t3, x[3]);
+    let t5 = V::or(t4, x[4]);
+    let t6 = V::andnot(t0, x[5]);
+    let t7 = V::xor(t5, t6);
+    let t8 = V::and(t6, x[4]);
+    let t9 = V::andnot(t8, x[3]);
+    let t10 = V::xor(t2, t9);
+    let t11 = V::andnot(x[1], t4);
+    let t12 = V::xor(t10, t11);
+    let t13 = V::xor(t7, t12);
+    let t14 = V::xor(t13, x[3]);
+    let t15 = V::xor(t13, t4);
+    let t16 = V::and(x[1], t15);
+    let t17 = V::xor(t14, t16);
+    let t18 = V::or(t17, t7);
+    let t19 = V::and(x[0], t18);
+    let t20 = V::xor(t19, t12);
+    let t21 = V::or(t4, t2);
+    let t22 = V::or(t20, t7);
+    let t23 = V::xor(t22, x[4]);
+    let t24 = V::and(x[5], t23);
+    let t25 = V::andnot(t9, V::ones());
+    let t26 = V::xor(t25, x[4]);
+    let t27 = V::xor(t24, t26);
+    let t28 = V::xor(t21, t27);
+    let t29 = V::and(x[0], t28);
+    let t30 = V::xor(t26, t16);
+    let t31 = V::xor(t29, t30);
+    let t32 = V::and(x[5], t10);
+    let t33 = V::and(t32, t31);
+    let t34 = V::andnot(t33, x[0]);
+    let t35 = V::andnot(t0, t25);
+    let t36 = V::xor(t28, t34);
+    let t37 = V::xor(t35, t36);
+    let t38 = V::andnot(t1, t27);
+    let t39 = V::xor(t38, t14);
+    let t40 = V::and(x[2], t39);
+    let t41 = V::xor(t37, t40);
+    let t42 = V::xor(t31, t36);
+    let t43 = V::xor(t42, t19);
+    let t44 = V::andnot(t35, t30);
+    let t45 = V::xor(t23, t41);
+    let t46 = V::andnot(t44, t45);
+    let t47 = V::and(x[5], t46);
+    let t48 = V::xor(t43, t47);
+    [t48, t31, t20, t41]
 }
 
 /// S-box 8 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
@@ -662,59 +649,52 @@ pub(crate) fn s8<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t25, t6, t13, t19]
 }
 
-/// S-box 8 with two-input gates (51 gates).
+/// S-box 8 with two-input gates (44 gates).
 #[inline(always)]
 pub(crate) fn s8_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
-    let t0 = V::xor(x[2], x[0]);
-    let t1 = V::xor(t0, x[1]);
-    let t2 = V::andnot(x[0], V::ones());
-    let t3 = V::andnot(x[1], x[2]);
-    let t4 = V::or(t2, t3);
-    let t5 = V::andnot(x[4], t4);
-    let t6 = V::xor(t1, t5);
-    let t7 = V::xor(x[4], x[1]);
-    let t8 = V::andnot(t5, t7);
-    let t9 = V::andnot(t8, x[3]);
-    let t10 = V::xor(t6, t9);
-    let t11 = V::or(t5, x[1]);
-    let t12 = V::xor(t11, t3);
-    let t13 = V::xor(t7, t3);
-    let t14 = V::and(t13, t0);
-    let t15 = V::andnot(t14, V::ones());
-    let t16 = V::andnot(x[3], t15);
-    let t17 = V::xor(t12, t16);
-    let t18 = V::and(x[5], t17);
-    let t19 = V::xor(t10, t18);
-    let t20 = V::andnot(t10, V::ones());
-    let t21 = V::or(t13, x[3]);
-    let t22 = V::xor(t12, t21);
-    let t23 = V::xor(t1, t15);
-    let t24 = V::or(x[1], t13);
-    let t25 = V::andnot(x[3], t24);
-    let t26 = V::xor(t23, t25);
-    let t27 = V::and(x[0], t26);
-    let t28 = V::xor(t22, t27);
-    let t29 = V::andnot(x[5], t28);
-    let t30 = V::xor(t20, t29);
-    let t31 = V::andnot(t23, t12);
-    let t32 = V::xor(t31, x[2]);
-    let t33 = V::or(x[0], x[4]);
-    let t34 = V::andnot(x[3], t33);
-    let t35 = V::xor(t32, t34);
-    let t36 = V::andnot(t19, t16);
-    let t37 = V::or(t30, t7);
-    let t38 = V::xor(t16, t37);
-    let t39 = V::and(x[0], t38);
-    let t40 = V::xor(t36, t39);
-    let t41 = V::and(x[5], t40);
-    let t42 = V::xor(t35, t41);
-    let t43 = V::xor(t7, t35);
-    let t44 = V::xor(t43, x[5]);
-    let t45 = V::andnot(x[1], t10);
-    let t46 = V::xor(t44, t45);
-    let t47 = V::or(t26, t41);
-    let t48 = V::xor(x[1], t47);
-    let t49 = V::andnot(t48, x[0]);
-    let t50 = V::xor(t46, t49);
-    [t30, t50, t42, t19]
+    let t0 = V::xor(x[4], x[1]);
+    let t1 = V::andnot(x[1], x[2]);
+    let t2 = V::xor(t0, t1);
+    let t3 = V::or(t2, x[3]);
+    let t4 = V::andnot(x[0], V::ones());
+    let t5 = V::or(t4, t1);
+    let t6 = V::andnot(x[4], t5);
+    let t7 = V::or(t6, x[1]);
+    let t8 = V::xor(t7, t1);
+    let t9 = V::xor(t3, t8);
+    let t10 = V::xor(x[2], x[0]);
+    let t11 = V::xor(t10, x[1]);
+    let t12 = V::xor(t11, t6);
+    let t13 = V::andnot(t6, t0);
+    let t14 = V::andnot(t13, x[3]);
+    let t15 = V::xor(t12, t14);
+    let t16 = V::xor(t4, t15);
+    let t17 = V::or(x[3], t1);
+    let t18 = V::and(t2, t10);
+    let t19 = V::andnot(t18, V::ones());
+    let t20 = V::xor(t11, t19);
+    let t21 = V::xor(t17, t20);
+    let t22 = V::andnot(x[3], t19);
+    let t23 = V::andnot(t8, t22);
+    let t24 = V::andnot(t23, x[0]);
+    let t25 = V::andnot(x[5], t24);
+    let t26 = V::andnot(t21, t25);
+    let t27 = V::andnot(t26, x[0]);
+    let t28 = V::andnot(t25, t21);
+    let t29 = V::xor(t28, t9);
+    let t30 = V::xor(t29, x[5]);
+    let t31 = V::xor(x[4], t27);
+    let t32 = V::xor(t31, t29);
+    let t33 = V::andnot(t29, t30);
+    let t34 = V::andnot(t33, t16);
+    let t35 = V::and(x[1], t34);
+    let t36 = V::xor(t32, t35);
+    let t37 = V::xor(t8, t22);
+    let t38 = V::and(x[5], t37);
+    let t39 = V::xor(t15, t38);
+    let t40 = V::xor(t30, t15);
+    let t41 = V::andnot(x[5], t9);
+    let t42 = V::xor(t27, t16);
+    let t43 = V::xor(t41, t42);
+    [t43, t40, t36, t39]
 }
