@@ -47,7 +47,7 @@
 //! About 3.6× on N1; Neoverse V1 and Apple cores have four 128-bit vector pipes, which
 //! favours the batch more. The rounds are 60 vector operations per block (402 gates
 //! for the eight S-boxes, 48 key XORs, 32 XORs into the other half, per 128 blocks per
-//! round); the transposes 14. Calls of fewer than 40 blocks (estimated break-even, the
+//! round; counted with the previous circuits, today's have 382 gates); the transposes 14. Calls of fewer than 40 blocks (estimated break-even, the
 //! row's `blocks`) stay on `soft`. The `des/neon` bench measures it on a real arm64
 //! host. Details in `src/backends/neon.rs`.
 //!
