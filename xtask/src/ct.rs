@@ -8,7 +8,12 @@
 //! 2. **static** (issue 24, [`crate::ctscan`]): a taint analysis of the binary's
 //!    disassembly (`objdump -d`) over the functions of every constant-time backend
 //!    (`ct code` lists them by symbol prefix): no branch on a secret, no secret-indexed
-//!    memory access, no gather. x86-64 only.
+//!    memory access, no gather. Then the same for AArch64: the `ct` binary built for
+//!    `aarch64-unknown-linux-gnu` (release, as `cargo xtask cross` builds it, without its
+//!    debug assertions), disassembled by `aarch64-linux-gnu-objdump`, against the aarch64
+//!    list (`ct code aarch64`: the NEON and ARMv8 backends and the portable ones). It
+//!    needs only the cross toolchain, which `cargo xtask setup` installs; nothing runs
+//!    under qemu.
 //! 3. **timing** (issue 24, `ct time`): dudect's fixed-vs-random Welch t-test for every
 //!    backend the docs call constant-time, AVX-512, VAES, GFNI and SHA-NI included, each
 //!    forced through its crate's `__backends`. Up to 20 000 measurements a target per run
@@ -24,8 +29,10 @@
 //! Each check has a deliberately leaky control that must fail it, or the check proves
 //! nothing: `leaky-toy` for valgrind, `leaky-table` and `leaky-branch` for the other two.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+use crate::ctscan::{self, Arch, Regs};
 
 use crate::util::{Cmd, Result, target_dir, which};
 use crate::workspace::Workspace;
@@ -51,7 +58,8 @@ pub fn run(ws: &Workspace, long: bool) -> Result {
     let bin: PathBuf = target_dir().join("release").join("ct");
     // `XTASK_CT_ONLY=static`: only the static check (for iterating on a backend's code).
     if std::env::var("XTASK_CT_ONLY").as_deref() == Ok("static") {
-        return scan(&bin);
+        let x86 = scan_x86(&bin);
+        return x86.and(scan_aarch64(&bin));
     }
     let list = Command::new(&bin)
         .arg("list")
@@ -88,7 +96,7 @@ pub fn run(ws: &Workspace, long: bool) -> Result {
     }
     let (mut passed, mut skipped, mut failed) = (Vec::new(), Vec::new(), Vec::new());
     // The static and timing checks first: they cover what valgrind skips.
-    let static_result = scan(&bin);
+    let static_result = scan_x86(&bin).and_then(|()| scan_aarch64(&bin));
     println!(
         "$ {} time{}",
         bin.display(),
@@ -132,29 +140,68 @@ pub fn run(ws: &Workspace, long: bool) -> Result {
     }
 }
 
-/// The static check of every target `ct code` lists; the controls must fail it.
-fn scan(bin: &std::path::Path) -> Result {
-    use crate::ctscan::{self, Regs};
-    if which("objdump").is_none() {
-        return Err("static: objdump is not installed (binutils)".into());
-    }
+/// The static check of the x86-64 build (`bin`, this host's).
+fn scan_x86(bin: &Path) -> Result {
     let code = Command::new(bin)
         .arg("code")
         .output()
         .map_err(|e| format!("ct code: {e}"))?;
     let code = String::from_utf8_lossy(&code.stdout).into_owned();
+    scan(bin, "objdump", &["-M", "intel"], Arch::X86_64, &code)
+}
+
+/// The static check of the aarch64 build; `host_bin` (this host's `ct`) prints the list.
+fn scan_aarch64(host_bin: &Path) -> Result {
+    const TRIPLE: &str = "aarch64-unknown-linux-gnu";
+    let objdump = "aarch64-linux-gnu-objdump";
+    let Some(cross) = crate::cross::Cross::new(TRIPLE)? else {
+        return Ok(());
+    };
+    if which(objdump).is_none() {
+        return Err(format!(
+            "static: {objdump} is not installed (binutils-aarch64-linux-gnu)"
+        ));
+    }
+    // Its own directory: the `cross` step's builds keep their debug assertions, which
+    // would add overflow branches the release build does not have.
+    let dir = target_dir().join("ct-aarch64");
+    cross
+        .cargo(["build", "--release", "-p", "speed", "--bin", "ct"], &dir)
+        .env("CARGO_PROFILE_RELEASE_DEBUG_ASSERTIONS", "false")
+        .env("CARGO_PROFILE_RELEASE_OVERFLOW_CHECKS", "false")
+        .run()?;
+    let bin = dir.join(TRIPLE).join("release").join("ct");
+    let code = Command::new(host_bin)
+        .args(["code", "aarch64"])
+        .output()
+        .map_err(|e| format!("ct code aarch64: {e}"))?;
+    let code = String::from_utf8_lossy(&code.stdout).into_owned();
+    scan(&bin, objdump, &[], Arch::Aarch64, &code)
+}
+
+/// The static check of every target `code` lists in `bin`'s disassembly; the controls
+/// must fail it.
+fn scan(bin: &Path, objdump: &str, style: &[&str], arch: Arch, code: &str) -> Result {
+    if which(objdump).is_none() {
+        return Err(format!("static: {objdump} is not installed (binutils)"));
+    }
+    let mut cmd = Command::new(objdump);
+    cmd.args(["-d", "-C"])
+        .args(style)
+        .arg("--no-show-raw-insn")
+        .arg(bin);
     println!(
-        "$ objdump -d -C -M intel --no-show-raw-insn {}",
+        "$ {objdump} -d -C {} --no-show-raw-insn {}",
+        style.join(" "),
         bin.display()
     );
-    let dis = Command::new("objdump")
-        .args(["-d", "-C", "-M", "intel", "--no-show-raw-insn"])
-        .arg(bin)
-        .output()
-        .map_err(|e| format!("objdump: {e}"))?;
-    let funcs = ctscan::parse(&String::from_utf8_lossy(&dis.stdout));
+    let dis = cmd.output().map_err(|e| format!("{objdump}: {e}"))?;
+    if !dis.status.success() {
+        return Err(format!("{objdump} failed on {}", bin.display()));
+    }
+    let funcs = ctscan::parse(&String::from_utf8_lossy(&dis.stdout), arch);
     let mut bad = Vec::new();
-    println!("static: taint analysis of each constant-time backend's functions");
+    println!("static ({arch:?}): taint analysis of each constant-time backend's functions");
     for line in code.lines() {
         let mut cols = line.split('\t');
         let (Some(name), Some(regs), Some(prefixes)) = (cols.next(), cols.next(), cols.next())
@@ -167,7 +214,7 @@ fn scan(bin: &std::path::Path) -> Result {
             _ => Regs::Vector,
         };
         let prefixes: Vec<&str> = prefixes.split(',').collect();
-        let r = ctscan::scan(&funcs, &prefixes, regs);
+        let r = ctscan::scan(&funcs, &prefixes, regs, arch);
         let control = name.starts_with("leaky-");
         let known = cols.next().unwrap_or("");
         let verdict = match (r.functions, r.findings.is_empty(), control) {
@@ -218,6 +265,6 @@ fn scan(bin: &std::path::Path) -> Result {
     if bad.is_empty() {
         Ok(())
     } else {
-        Err(format!("static: {}", bad.join(", ")))
+        Err(format!("static ({arch:?}): {}", bad.join(", ")))
     }
 }

@@ -1,5 +1,7 @@
 //! The static half of `cargo xtask ct` (issue 24): a taint analysis of the release
-//! build's machine code for secret-dependent branches and addresses.
+//! build's machine code for secret-dependent branches and addresses. Below, the x86-64
+//! model; [`a64`] applies the same rules to AArch64, and both share the analysis of a
+//! function's control-flow graph ([`analyse`]).
 //!
 //! `objdump -d -C -M intel` of the `ct` binary gives every function; the ones that belong
 //! to a constant-time backend are those whose demangled name starts with one of the
@@ -41,6 +43,8 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+mod a64;
+
 /// How a target's secrets travel (the `ct code` column).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Regs {
@@ -62,8 +66,23 @@ pub struct Insn {
     pub text: String,
 }
 
+/// The instruction set of a disassembly.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Arch {
+    /// `objdump -d -C -M intel`.
+    X86_64,
+    /// `aarch64-linux-gnu-objdump -d -C` (see [`a64`]).
+    Aarch64,
+}
+
 /// The functions of a disassembly: demangled name → instructions.
-pub fn parse(dis: &str) -> BTreeMap<String, Vec<Insn>> {
+pub fn parse(dis: &str, arch: Arch) -> BTreeMap<String, Vec<Insn>> {
+    // objdump's trailing comments: `# 4a0 <sym>` on x86, `// #16` on AArch64 (where `#`
+    // starts every immediate).
+    let comment = match arch {
+        Arch::X86_64 => " #",
+        Arch::Aarch64 => " //",
+    };
     let mut out: BTreeMap<String, Vec<Insn>> = BTreeMap::new();
     let mut cur: Option<String> = None;
     for line in dis.lines() {
@@ -110,7 +129,7 @@ pub fn parse(dis: &str) -> BTreeMap<String, Vec<Insn>> {
             mnemonic = words.next().unwrap_or("").to_string();
         }
         let rest: String = words.collect::<Vec<_>>().join(" ");
-        let rest = rest.split(" #").next().unwrap_or("").trim().to_string();
+        let rest = rest.split(comment).next().unwrap_or("").trim().to_string();
         // Jump targets print as `a0df0 <sym+0x..>`; keep the address.
         let ops = split_ops(&rest)
             .into_iter()
@@ -399,21 +418,32 @@ fn zero_idiom(m: &str, ops: &[String]) -> bool {
     ) && m != "sbb"
 }
 
+/// Where control goes after an instruction.
+enum Flow {
+    /// To the next instruction.
+    Next,
+    /// To the target only (an unconditional jump; `None`: out of the function).
+    Jump(Option<u64>),
+    /// To the target or the next instruction (a conditional branch).
+    Branch(Option<u64>),
+    /// Nowhere in this function (a return, a trap).
+    Stop,
+}
+
+/// The effect of one instruction on the taint, for one instruction set: updates `st`,
+/// reports findings through `find` and the argument taint of calls in `calls`.
+type Step<'a> =
+    dyn Fn(&Insn, &mut State, &mut dyn FnMut(&'static str), &mut Vec<(u64, State)>) -> Flow + 'a;
+
 /// Analyses one function; `entry` is its tainted registers at entry. Returns the
 /// findings and the taint of the argument registers at each call (callee address).
 fn analyse(
     name: &str,
     code: &[Insn],
-    regs_mode: Regs,
+    step: &Step<'_>,
     entry: &State,
 ) -> (BTreeSet<Finding>, Vec<(u64, State)>) {
     let index: HashMap<u64, usize> = code.iter().enumerate().map(|(i, x)| (x.addr, i)).collect();
-    let target = |x: &Insn| -> Option<usize> {
-        let op = x.ops.first()?;
-        let a = u64::from_str_radix(op.trim_start_matches("0x"), 16).ok()?;
-        index.get(&a).copied()
-    };
-    let is_jump = |m: &str| m.starts_with('j');
     let mut states: Vec<Option<State>> = vec![None; code.len()];
     if !code.is_empty() {
         states[0] = Some(entry.clone());
@@ -422,6 +452,7 @@ fn analyse(
     let mut findings = BTreeSet::new();
     let mut calls: Vec<(u64, State)> = Vec::new();
     let mut visits = 0usize;
+    let trace = std::env::var("XTASK_CT_TRACE").is_ok_and(|t| name.contains(&t));
     while let Some(start) = work.pop() {
         visits += 1;
         if visits > 200_000 {
@@ -437,7 +468,6 @@ fn analyse(
         let mut i = start;
         loop {
             let x = &code[i];
-            let m = x.mnemonic.as_str();
             let mut find = |what: &'static str| {
                 findings.insert(Finding {
                     function: name.to_string(),
@@ -446,206 +476,19 @@ fn analyse(
                     text: x.text.clone(),
                 });
             };
-            // Sources: registers and loads.
-            let mut src = false;
-            let mut dest_mem: Option<Mem> = None;
-            for (k, op) in x.ops.iter().enumerate() {
-                if let Some(mm) = mem(op) {
-                    if m != "lea" && !m.starts_with("nop") && mm.regs.iter().any(|r| st.contains(r))
-                    {
-                        find(if mm.index {
-                            "secret-dependent address (indexed table access)"
-                        } else {
-                            "secret-dependent address"
-                        });
-                    }
-                    let is_dest = k == 0
-                        && !matches!(m, "cmp" | "test" | "push")
-                        && !m.starts_with('j')
-                        && m != "call";
-                    let loads = !(m == "lea"
-                        || m.starts_with("prefetch")
-                        || is_dest && pure_write(m, &x.ops));
-                    if loads {
-                        let value = if mm.rip {
-                            false
-                        } else if let Some(s) = &mm.slot {
-                            // A spill slot written here holds what was written; any other
-                            // stack word may be part of an array written through an index
-                            // or by a call (`memcpy`), tracked as one `stack*` taint.
-                            if st.contains(&format!("w:{s}")) {
-                                st.contains(s)
-                            } else {
-                                st.contains("stack*")
-                            }
-                        } else if mm.regs.first().is_some_and(|b| b == "rsp" || b == "rbp") {
-                            st.contains("stack*") || st.iter().any(|s| s.starts_with("s:"))
-                        } else {
-                            let gpr64 = x.ops.first().is_some_and(|d| {
-                                d.starts_with('r')
-                                    && reg(d).is_some()
-                                    && !d.ends_with(['d', 'w', 'b'])
-                            }) && op.starts_with("QWORD PTR");
-                            match regs_mode {
-                                Regs::Scalar64 => true,
-                                Regs::Scalar => !gpr64,
-                                Regs::Vector => x
-                                    .ops
-                                    .first()
-                                    .and_then(|d| op_regs(d).first().cloned())
-                                    .is_some_and(|d| is_vector(&d)),
-                            }
-                        };
-                        src |= value;
-                    }
-                    if m == "lea" {
-                        src |= mm.regs.iter().any(|r| st.contains(r));
-                    }
-                    if is_dest {
-                        dest_mem = Some(mm);
-                    }
-                } else if k > 0 || !pure_write(m, &x.ops) || m == "cmp" || m == "test" {
-                    src |= op_regs(op).iter().any(|r| st.contains(r));
-                } else {
-                    // A pure-write destination still reads its mask.
-                    src |= op_regs(op).iter().skip(1).any(|r| st.contains(r));
-                }
-            }
-            if m.starts_with("vpgather") || m.starts_with("vgather") {
-                find("gather (a table look-up)");
-            }
-            if m.starts_with("cmov") || m.starts_with("set") || m == "adc" || m == "sbb" {
-                src |= st.contains("flags");
-            }
-            if zero_idiom(m, &x.ops) {
-                src = false;
-            }
-            // Control flow.
-            if is_jump(m) {
-                let cond = m != "jmp";
-                if cond && st.contains("flags") {
-                    find("branch on a secret");
-                }
-                if x.ops
-                    .first()
-                    .is_some_and(|o| op_regs(o).iter().any(|r| st.contains(r)))
-                {
-                    find("indirect jump through a secret");
-                }
-            }
-            if m == "call" {
-                if x.ops
-                    .first()
-                    .is_some_and(|o| op_regs(o).iter().any(|r| st.contains(r)))
-                {
-                    find("indirect call through a secret");
-                }
-                let args: State = st
-                    .iter()
-                    // Rust passes SIMD values to non-inlined functions by reference.
-                    .filter(|r| ARGS.contains(&r.as_str()))
-                    .cloned()
-                    .collect();
-                if let Some(a) = x
-                    .ops
-                    .first()
-                    .and_then(|o| u64::from_str_radix(o.trim_start_matches("0x"), 16).ok())
-                {
-                    calls.push((a, args.clone()));
-                }
-                let tainted = !args.is_empty();
-                for r in CALLER_SAVED {
-                    if tainted {
-                        st.insert((*r).to_string());
-                    } else {
-                        st.remove(*r);
-                    }
-                }
-                for v in 0..32 {
-                    let r = format!("v{v}");
-                    if tainted {
-                        st.insert(r);
-                    } else {
-                        st.remove(&r);
-                    }
-                }
-            } else if !is_jump(m) && m != "ret" {
-                // Destination.
-                let written: Vec<String> = match x.ops.first() {
-                    Some(d)
-                        if dest_mem.is_none()
-                            && !matches!(m, "cmp" | "test" | "push" | "bt")
-                            && !m.contains("test")
-                            && !m.contains("comis") =>
-                    {
-                        op_regs(d).into_iter().take(1).collect()
-                    }
-                    _ => Vec::new(),
-                };
-                let mut written = written;
-                if matches!(m, "mul" | "div" | "idiv" | "cqo" | "cdq")
-                    || (m == "imul" && x.ops.len() == 1)
-                {
-                    written = vec!["rax".into(), "rdx".into()];
-                    src |= st.contains("rax");
-                }
-                if m == "xchg" {
-                    let rs: Vec<String> = x.ops.iter().flat_map(|o| op_regs(o)).collect();
-                    written = rs;
-                }
-                for r in &written {
-                    if src {
-                        st.insert(r.clone());
-                    } else {
-                        st.remove(r);
-                    }
-                }
-                if let Some(mm) = &dest_mem {
-                    match &mm.slot {
-                        Some(s) => {
-                            st.insert(format!("w:{s}"));
-                            if src {
-                                st.insert(s.clone());
-                            } else {
-                                st.remove(s);
-                            }
-                        }
-                        None if src
-                            && mm.regs.first().is_some_and(|b| b == "rsp" || b == "rbp") =>
-                        {
-                            st.insert("stack*".into());
-                        }
-                        None => {}
-                    }
-                }
-                if m == "push" && src {
-                    st.insert("stack*".into());
-                }
-                if writes_flags(m) {
-                    if src {
-                        st.insert("flags".into());
-                    } else {
-                        st.remove("flags");
-                    }
-                }
-            }
-            if std::env::var("XTASK_CT_TRACE").is_ok_and(|t| name.contains(&t)) {
+            let flow = step(x, &mut st, &mut find, &mut calls);
+            if trace {
                 eprintln!("{:x} {:<60} {:?}", x.addr, x.text, st);
             }
             // Successors.
-            let next = i + 1;
-            let mut succ = Vec::new();
-            if m == "ret" || m == "ud2" {
-            } else if is_jump(m) {
-                if let Some(t) = target(x) {
-                    succ.push(t);
-                }
-                if m != "jmp" && next < code.len() {
-                    succ.push(next);
-                }
-            } else if next < code.len() {
-                succ.push(next);
-            }
+            let next = (i + 1 < code.len()).then_some(i + 1);
+            let at = |a: Option<u64>| a.and_then(|a| index.get(&a).copied());
+            let succ: Vec<usize> = match flow {
+                Flow::Next => next.into_iter().collect(),
+                Flow::Jump(t) => at(t).into_iter().collect(),
+                Flow::Branch(t) => at(t).into_iter().chain(next).collect(),
+                Flow::Stop => Vec::new(),
+            };
             // Fall through inside the block while the successor is not a join.
             let mut cont = None;
             for s in succ {
@@ -660,7 +503,7 @@ fn analyse(
                         true
                     }
                 };
-                if s == next && !is_jump(m) {
+                if matches!(flow, Flow::Next) {
                     if changed {
                         cont = Some(s);
                     }
@@ -680,6 +523,208 @@ fn analyse(
     (findings, calls)
 }
 
+/// An x86-64 instruction's effect (Intel syntax).
+fn x86_step(
+    x: &Insn,
+    st: &mut State,
+    find: &mut dyn FnMut(&'static str),
+    calls: &mut Vec<(u64, State)>,
+    regs_mode: Regs,
+) -> Flow {
+    let m = x.mnemonic.as_str();
+    let is_jump = |m: &str| m.starts_with('j');
+    let target = || {
+        x.ops
+            .first()
+            .and_then(|op| u64::from_str_radix(op.trim_start_matches("0x"), 16).ok())
+    };
+    // Sources: registers and loads.
+    let mut src = false;
+    let mut dest_mem: Option<Mem> = None;
+    for (k, op) in x.ops.iter().enumerate() {
+        if let Some(mm) = mem(op) {
+            if m != "lea" && !m.starts_with("nop") && mm.regs.iter().any(|r| st.contains(r)) {
+                find(if mm.index {
+                    "secret-dependent address (indexed table access)"
+                } else {
+                    "secret-dependent address"
+                });
+            }
+            let is_dest = k == 0
+                && !matches!(m, "cmp" | "test" | "push")
+                && !m.starts_with('j')
+                && m != "call";
+            let loads =
+                !(m == "lea" || m.starts_with("prefetch") || is_dest && pure_write(m, &x.ops));
+            if loads {
+                let value = if mm.rip {
+                    false
+                } else if let Some(s) = &mm.slot {
+                    // A spill slot written here holds what was written; any other
+                    // stack word may be part of an array written through an index
+                    // or by a call (`memcpy`), tracked as one `stack*` taint.
+                    if st.contains(&format!("w:{s}")) {
+                        st.contains(s)
+                    } else {
+                        st.contains("stack*")
+                    }
+                } else if mm.regs.first().is_some_and(|b| b == "rsp" || b == "rbp") {
+                    st.contains("stack*") || st.iter().any(|s| s.starts_with("s:"))
+                } else {
+                    let gpr64 = x.ops.first().is_some_and(|d| {
+                        d.starts_with('r') && reg(d).is_some() && !d.ends_with(['d', 'w', 'b'])
+                    }) && op.starts_with("QWORD PTR");
+                    match regs_mode {
+                        Regs::Scalar64 => true,
+                        Regs::Scalar => !gpr64,
+                        Regs::Vector => x
+                            .ops
+                            .first()
+                            .and_then(|d| op_regs(d).first().cloned())
+                            .is_some_and(|d| is_vector(&d)),
+                    }
+                };
+                src |= value;
+            }
+            if m == "lea" {
+                src |= mm.regs.iter().any(|r| st.contains(r));
+            }
+            if is_dest {
+                dest_mem = Some(mm);
+            }
+        } else if k > 0 || !pure_write(m, &x.ops) || m == "cmp" || m == "test" {
+            src |= op_regs(op).iter().any(|r| st.contains(r));
+        } else {
+            // A pure-write destination still reads its mask.
+            src |= op_regs(op).iter().skip(1).any(|r| st.contains(r));
+        }
+    }
+    if m.starts_with("vpgather") || m.starts_with("vgather") {
+        find("gather (a table look-up)");
+    }
+    if m.starts_with("cmov") || m.starts_with("set") || m == "adc" || m == "sbb" {
+        src |= st.contains("flags");
+    }
+    if zero_idiom(m, &x.ops) {
+        src = false;
+    }
+    // Control flow.
+    if is_jump(m) {
+        let cond = m != "jmp";
+        if cond && st.contains("flags") {
+            find("branch on a secret");
+        }
+        if x.ops
+            .first()
+            .is_some_and(|o| op_regs(o).iter().any(|r| st.contains(r)))
+        {
+            find("indirect jump through a secret");
+        }
+    }
+    if m == "call" {
+        if x.ops
+            .first()
+            .is_some_and(|o| op_regs(o).iter().any(|r| st.contains(r)))
+        {
+            find("indirect call through a secret");
+        }
+        let args: State = st
+            .iter()
+            // Rust passes SIMD values to non-inlined functions by reference.
+            .filter(|r| ARGS.contains(&r.as_str()))
+            .cloned()
+            .collect();
+        if let Some(a) = x
+            .ops
+            .first()
+            .and_then(|o| u64::from_str_radix(o.trim_start_matches("0x"), 16).ok())
+        {
+            calls.push((a, args.clone()));
+        }
+        let tainted = !args.is_empty();
+        for r in CALLER_SAVED {
+            if tainted {
+                st.insert((*r).to_string());
+            } else {
+                st.remove(*r);
+            }
+        }
+        for v in 0..32 {
+            let r = format!("v{v}");
+            if tainted {
+                st.insert(r);
+            } else {
+                st.remove(&r);
+            }
+        }
+    } else if !is_jump(m) && m != "ret" {
+        // Destination.
+        let written: Vec<String> = match x.ops.first() {
+            Some(d)
+                if dest_mem.is_none()
+                    && !matches!(m, "cmp" | "test" | "push" | "bt")
+                    && !m.contains("test")
+                    && !m.contains("comis") =>
+            {
+                op_regs(d).into_iter().take(1).collect()
+            }
+            _ => Vec::new(),
+        };
+        let mut written = written;
+        if matches!(m, "mul" | "div" | "idiv" | "cqo" | "cdq") || (m == "imul" && x.ops.len() == 1)
+        {
+            written = vec!["rax".into(), "rdx".into()];
+            src |= st.contains("rax");
+        }
+        if m == "xchg" {
+            let rs: Vec<String> = x.ops.iter().flat_map(|o| op_regs(o)).collect();
+            written = rs;
+        }
+        for r in &written {
+            if src {
+                st.insert(r.clone());
+            } else {
+                st.remove(r);
+            }
+        }
+        if let Some(mm) = &dest_mem {
+            match &mm.slot {
+                Some(s) => {
+                    st.insert(format!("w:{s}"));
+                    if src {
+                        st.insert(s.clone());
+                    } else {
+                        st.remove(s);
+                    }
+                }
+                None if src && mm.regs.first().is_some_and(|b| b == "rsp" || b == "rbp") => {
+                    st.insert("stack*".into());
+                }
+                None => {}
+            }
+        }
+        if m == "push" && src {
+            st.insert("stack*".into());
+        }
+        if writes_flags(m) {
+            if src {
+                st.insert("flags".into());
+            } else {
+                st.remove("flags");
+            }
+        }
+    }
+    if m == "ret" || m == "ud2" {
+        Flow::Stop
+    } else if m == "jmp" {
+        Flow::Jump(target())
+    } else if is_jump(m) {
+        Flow::Branch(target())
+    } else {
+        Flow::Next
+    }
+}
+
 /// The result of one target.
 pub struct Report {
     pub functions: usize,
@@ -688,7 +733,26 @@ pub struct Report {
 }
 
 /// Scans the functions whose names start with one of `prefixes`.
-pub fn scan(funcs: &BTreeMap<String, Vec<Insn>>, prefixes: &[&str], regs: Regs) -> Report {
+pub fn scan(
+    funcs: &BTreeMap<String, Vec<Insn>>,
+    prefixes: &[&str],
+    regs: Regs,
+    arch: Arch,
+) -> Report {
+    let x86 =
+        move |x: &Insn,
+              st: &mut State,
+              find: &mut dyn FnMut(&'static str),
+              calls: &mut Vec<(u64, State)>| { x86_step(x, st, find, calls, regs) };
+    let aarch64 =
+        move |x: &Insn,
+              st: &mut State,
+              find: &mut dyn FnMut(&'static str),
+              calls: &mut Vec<(u64, State)>| { a64::step(x, st, find, calls, regs) };
+    let step: &Step<'_> = match arch {
+        Arch::X86_64 => &x86,
+        Arch::Aarch64 => &aarch64,
+    };
     let chosen: Vec<(&String, &Vec<Insn>)> = funcs
         .iter()
         .filter(|(n, _)| {
@@ -710,7 +774,7 @@ pub fn scan(funcs: &BTreeMap<String, Vec<Insn>>, prefixes: &[&str], regs: Regs) 
         findings.clear();
         for (n, code) in &chosen {
             let e = entry.get(n).cloned().unwrap_or_default();
-            let (f, calls) = analyse(n, code, regs, &e);
+            let (f, calls) = analyse(n, code, step, &e);
             findings.extend(f);
             for (a, args) in calls {
                 if let Some(callee) = by_addr.get(&a) {
@@ -737,7 +801,7 @@ mod tests {
     use super::*;
 
     fn dis(body: &str) -> BTreeMap<String, Vec<Insn>> {
-        parse(&format!("0000000000001000 <t::f>:\n{body}"))
+        parse(&format!("0000000000001000 <t::f>:\n{body}"), Arch::X86_64)
     }
 
     #[test]
@@ -745,16 +809,21 @@ mod tests {
         let table = dis(
             "    1000:\tmovzx  eax,BYTE PTR [rsi]\n    1003:\tmov    eax,DWORD PTR [rdi+rax*4]\n    1006:\tret\n",
         );
-        let r = scan(&table, &["t::"], Regs::Scalar);
+        let r = scan(&table, &["t::"], Regs::Scalar, Arch::X86_64);
         assert_eq!(r.findings.len(), 1, "{:?}", r.findings);
         let branch = dis(
             "    1000:\tmovzx  eax,BYTE PTR [rsi]\n    1003:\tcmp    al,0x5\n    1005:\tje     1000 <t::f>\n    1007:\tret\n",
         );
-        assert_eq!(scan(&branch, &["t::"], Regs::Scalar).findings.len(), 1);
+        assert_eq!(
+            scan(&branch, &["t::"], Regs::Scalar, Arch::X86_64)
+                .findings
+                .len(),
+            1
+        );
         let count = dis(
             "    1000:\txor    ecx,ecx\n    1002:\tvmovdqu64 zmm0,ZMMWORD PTR [rdi+rcx*1]\n    1008:\tvpxorq zmm0,zmm0,zmm1\n    100e:\tvmovdqu64 ZMMWORD PTR [rdi+rcx*1],zmm0\n    1014:\tadd    rcx,0x40\n    1018:\tcmp    rcx,rsi\n    101b:\tjb     1002 <t::f+0x2>\n    101d:\tret\n",
         );
-        let r = scan(&count, &["t::"], Regs::Vector);
+        let r = scan(&count, &["t::"], Regs::Vector, Arch::X86_64);
         assert!(r.findings.is_empty(), "{:?}", r.findings);
     }
 }

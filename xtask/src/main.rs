@@ -80,8 +80,9 @@ commands:
                              and fails if a table differs from its JSON (tidy checks it)
   ct [--long]                constant-time checks of every constant-time backend:
                              valgrind memcheck with secrets marked undefined, a taint
-                             analysis of the release disassembly (objdump) for secret
-                             branches and indices, and dudect's timing t-test (20 000
+                             analysis of the release disassembly (objdump; x86-64 and
+                             the aarch64 cross build) for secret branches and indices,
+                             and dudect's timing t-test (20 000
                              measurements a target; --long: 200 000); leaky controls
                              must fail each
   fuzz [--seconds N] [TARGET...]

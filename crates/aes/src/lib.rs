@@ -56,6 +56,9 @@
 //!   findings it cannot rule out (`soft`: every 64-bit load of bitsliced code counts as
 //!   secret, pointers too; `avx2`: a tail's jump table on a spilled block counter); valgrind,
 //!   which runs both, finds no secret-dependent branch or address.
+//! - `armv8` (aarch64), key expansion included: the disassembly scan of the aarch64
+//!   release build (cross-compiled with rustc 1.96); the timing test and valgrind need
+//!   an aarch64 host and have not run on one.
 //!
 //! With the `zeroize` feature, the key schedules are overwritten with zeros on drop.
 //!

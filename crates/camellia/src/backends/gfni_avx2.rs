@@ -200,9 +200,7 @@ pub(crate) fn run_blocks<const RK: usize>(
         bytesliced::store(s, &mut tmp, y);
         Array::slice_as_flattened_mut(&mut buf.get_out()[at..]).copy_from_slice(&tmp[..16 * rest]);
     } else {
-        for i in at..n {
-            one(k, dec, buf.get(i));
-        }
+        bytesliced::short_rest(k, dec, buf.split_at(at).1);
     }
 }
 
