@@ -773,7 +773,10 @@ pub fn scan(
         let mut changed = false;
         findings.clear();
         for (n, code) in &chosen {
-            let e = entry.get(n).cloned().unwrap_or_default();
+            let mut e = entry.get(n).cloned().unwrap_or_default();
+            if arch == Arch::Aarch64 {
+                e.extend(a64::entry());
+            }
             let (f, calls) = analyse(n, code, step, &e);
             findings.extend(f);
             for (a, args) in calls {

@@ -9,7 +9,11 @@
 //!   `adc`/`sbc` and `ccmp`.
 //! - **Sources.** A load is secret by the target's [`Regs`]: `vector`: loads into SIMD
 //!   registers; `scalar`: every load but a 64-bit load into `x` registers (pointers,
-//!   lengths); `scalar64`: every load. Literal loads (`ldr q0, <address>`) are constants.
+//!   lengths); `scalar64`: every load. Literal loads (`ldr q0, <address>`) are constants,
+//!   and so are loads through a pointer into the binary's constants: a register set by
+//!   `adrp`/`adr`, moved, or offset by an immediate or a public register (tracked as
+//!   its negation, `nc:`*reg* = "may not be such a pointer", so that the union at joins
+//!   stays sound).
 //!   Stack slots (`[sp, #d]`, `[x29, #d]`) are tracked in 8-byte words: a word this function
 //!   stored holds what it stored (a store that covers part of a word adds its taint and
 //!   removes none); a word it did not store is secret once any secret went to the stack.
@@ -165,6 +169,29 @@ fn address(op: Option<&String>) -> Option<u64> {
 }
 
 const ARGS: &[&str] = &["x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7"];
+
+/// The state at a function's entry: no register is known to point into the constants.
+pub fn entry() -> State {
+    (0..=30).map(|n| format!("nc:x{n}")).collect()
+}
+
+/// Whether `r` is known to point into the binary's constants.
+fn constant(st: &State, r: &str) -> bool {
+    r.starts_with('x') && !st.contains(&format!("nc:{r}"))
+}
+
+/// Records whether general-purpose register `r` now points into the constants.
+fn set_constant(st: &mut State, r: &str, yes: bool) {
+    if !r.starts_with('x') {
+        return;
+    }
+    let key = format!("nc:{r}");
+    if yes {
+        st.remove(&key);
+    } else {
+        st.insert(key);
+    }
+}
 
 /// Whether `m` writes the flags.
 fn sets_flags(m: &str) -> bool {
@@ -373,6 +400,9 @@ pub fn step(
                 .map(|n| format!("x{n}"))
                 .chain((0..32).map(|n| format!("v{n}")))
                 .chain(["x30".to_string(), "flags".to_string()]);
+            for n in (0..=18).chain([30]) {
+                set_constant(st, &format!("x{n}"), false);
+            }
             for r in clobbered {
                 if dirty {
                     st.insert(r);
@@ -404,6 +434,13 @@ pub fn step(
                 st.insert(b.clone());
             }
         }
+        // Post-index by a public register keeps a constant pointer constant.
+        if let (Some(post), Some(b)) = (ops.get(k + 1), mm.regs.first())
+            && let Some(p) = reg(post)
+        {
+            let keep = constant(st, b) && !st.contains(&p);
+            set_constant(st, b, keep);
+        }
         let _ = mm.writeback;
     }
     let stack_secret = |st: &State| st.contains("stack*") || st.iter().any(|s| s.starts_with("s:"));
@@ -417,6 +454,7 @@ pub fn step(
             // A literal load: a constant from the code (a lane-load form keeps its taint).
             for r in ops.first().map(|o| op_regs(o)).unwrap_or_default() {
                 st.remove(&r);
+                set_constant(st, &r, false);
             }
             return Flow::Next;
         };
@@ -433,11 +471,16 @@ pub fn step(
                 }
             }
             (None, Some("sp" | "x29")) => stack_secret(st),
+            // The binary's constants, at a public offset.
+            (None, Some(b)) if constant(st, b) && !mm.regs[1..].iter().any(|r| st.contains(r)) => {
+                false
+            }
             _ => dests.first().is_some_and(|d| secret_load(m, d, regs_mode)),
         };
         let lane = dests.iter().any(|d| d.contains("}["));
         for d in &dests {
             for r in op_regs(d) {
+                set_constant(st, &r, false);
                 if value || (lane && st.contains(&r)) {
                     st.insert(r);
                 } else {
@@ -503,6 +546,19 @@ pub fn step(
         && (ops[1..].iter().any(|o| tainted(st, o))
             || (reads_flags(m) && st.contains("flags"))
             || (reads_dest(m, dest) && st.contains(&d)));
+    // A pointer into the constants: `adrp`/`adr`, a move of one, or one plus an immediate
+    // or a public register.
+    let srcs: Vec<String> = ops[1..].iter().filter_map(|o| reg(o)).collect();
+    let is_constant = match m {
+        "adrp" | "adr" => true,
+        "mov" => srcs.first().is_none_or(|r| constant(st, r)),
+        "add" | "sub" => {
+            srcs.first().is_some_and(|r| constant(st, r))
+                && srcs[1..].iter().all(|r| !st.contains(r))
+        }
+        _ => false,
+    };
+    set_constant(st, &d, is_constant && !value);
     if value {
         st.insert(d);
     } else {
@@ -559,6 +615,23 @@ mod tests {
         // A secret moved from a vector lane to an address.
         let lane = "    1000:\tldr\tq0, [x0]\n    1004:\tumov\tw8, v0.b[3]\n    1008:\tldrb\tw9, [x1, x8]\n    100c:\tret\n";
         assert_eq!(findings(lane, Regs::Vector), 1);
+    }
+
+    #[test]
+    fn the_constants_are_public_and_a_secret_index_into_them_is_not() {
+        // A 32-bit load from a constant table at a public index is public (`scalar`).
+        let table = "    1000:\tadrp\tx8, 4000 <t::f+0x3000>\n    1004:\tadd\tx8, x8, #0x10\n    1008:\tldr\tw9, [x8, x2, lsl #2]\n    100c:\tldr\tw0, [x0, x9]\n    1010:\tret\n";
+        assert_eq!(findings(table, Regs::Scalar), 0);
+        // The same load through an argument is a secret (a data pointer).
+        let data =
+            "    1000:\tldr\tw9, [x1, x2, lsl #2]\n    1004:\tldr\tw0, [x0, x9]\n    1008:\tret\n";
+        assert_eq!(findings(data, Regs::Scalar), 1);
+        // A pointer that is constant on one path only is not constant at the join.
+        let join = "    1000:\tadrp\tx8, 4000 <t::f+0x3000>\n    1004:\tcbz\tx3, 100c <t::f+0xc>\n    1008:\tmov\tx8, x1\n    100c:\tldr\tw9, [x8]\n    1010:\tldr\tw0, [x0, x9]\n    1014:\tret\n";
+        assert_eq!(findings(join, Regs::Scalar), 1);
+        // A secret index into the constants is a finding, and what it loads is secret.
+        let sbox = "    1000:\tldrb\tw9, [x1]\n    1004:\tadrp\tx8, 4000 <t::f+0x3000>\n    1008:\tldrb\tw10, [x8, x9]\n    100c:\tldr\tw0, [x0, x10]\n    1010:\tret\n";
+        assert_eq!(findings(sbox, Regs::Scalar), 2);
     }
 
     #[test]
