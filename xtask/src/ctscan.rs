@@ -523,6 +523,34 @@ fn analyse(
     (findings, calls)
 }
 
+/// A call's effect, on either ISA: records the taint of the argument registers `args`
+/// for the callee (when it is a direct call), and leaves the `clobbered` registers tainted
+/// if any argument was, public if none was.
+fn call(
+    st: &mut State,
+    args: &[&str],
+    callee: Option<u64>,
+    clobbered: impl Iterator<Item = String>,
+    calls: &mut Vec<(u64, State)>,
+) {
+    let passed: State = st
+        .iter()
+        .filter(|r| args.contains(&r.as_str()))
+        .cloned()
+        .collect();
+    let dirty = !passed.is_empty();
+    if let Some(a) = callee {
+        calls.push((a, passed));
+    }
+    for r in clobbered {
+        if dirty {
+            st.insert(r);
+        } else {
+            st.remove(&r);
+        }
+    }
+}
+
 /// An x86-64 instruction's effect (Intel syntax).
 fn x86_step(
     x: &Insn,
@@ -628,35 +656,16 @@ fn x86_step(
         {
             find("indirect call through a secret");
         }
-        let args: State = st
-            .iter()
-            // Rust passes SIMD values to non-inlined functions by reference.
-            .filter(|r| ARGS.contains(&r.as_str()))
-            .cloned()
-            .collect();
-        if let Some(a) = x
+        // Rust passes SIMD values to non-inlined functions by reference.
+        let callee = x
             .ops
             .first()
-            .and_then(|o| u64::from_str_radix(o.trim_start_matches("0x"), 16).ok())
-        {
-            calls.push((a, args.clone()));
-        }
-        let tainted = !args.is_empty();
-        for r in CALLER_SAVED {
-            if tainted {
-                st.insert((*r).to_string());
-            } else {
-                st.remove(*r);
-            }
-        }
-        for v in 0..32 {
-            let r = format!("v{v}");
-            if tainted {
-                st.insert(r);
-            } else {
-                st.remove(&r);
-            }
-        }
+            .and_then(|o| u64::from_str_radix(o.trim_start_matches("0x"), 16).ok());
+        let clobbered = CALLER_SAVED
+            .iter()
+            .map(|r| (*r).to_string())
+            .chain((0..32).map(|v| format!("v{v}")));
+        call(st, ARGS, callee, clobbered, calls);
     } else if !is_jump(m) && m != "ret" {
         // Destination.
         let written: Vec<String> = match x.ops.first() {

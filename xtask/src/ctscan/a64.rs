@@ -385,30 +385,18 @@ pub fn step(
             if m != "bl" && ops.first().is_some_and(|o| tainted(st, o)) {
                 find("indirect call through a secret");
             }
-            let args: State = st
-                .iter()
-                .filter(|r| ARGS.contains(&r.as_str()))
-                .cloned()
-                .collect();
-            if m == "bl"
-                && let Some(a) = address(ops.first())
-            {
-                calls.push((a, args.clone()));
-            }
-            let dirty = !args.is_empty();
+            let callee = if m == "bl" {
+                address(ops.first())
+            } else {
+                None
+            };
             let clobbered = (0..=18)
                 .map(|n| format!("x{n}"))
                 .chain((0..32).map(|n| format!("v{n}")))
                 .chain(["x30".to_string(), "flags".to_string()]);
+            super::call(st, ARGS, callee, clobbered, calls);
             for n in (0..=18).chain([30]) {
                 set_constant(st, &format!("x{n}"), false);
-            }
-            for r in clobbered {
-                if dirty {
-                    st.insert(r);
-                } else {
-                    st.remove(&r);
-                }
             }
             return Flow::Next;
         }

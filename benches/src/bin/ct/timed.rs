@@ -255,21 +255,83 @@ const AES_AVX2: &str =
 /// parallel width and its (also constant-time) tail.
 const BLOCKS: usize = 70;
 
+// The portable backends, in both lists below.
+
+/// `aes128-soft`, on every architecture.
+const AES128_SOFT: Timed = Timed {
+    known: AES_SOFT,
+    ..cipher!(
+        "aes128-soft",
+        "key+data",
+        aes,
+        "soft",
+        aes128_with,
+        16,
+        BLOCKS,
+        Scalar64
+    )
+};
+
+/// `serpent-soft`, on every architecture: one block per out-of-line call.
+const SERPENT_SOFT: Timed = cipher!(
+    "serpent-soft",
+    "key+data",
+    serpent,
+    "soft",
+    serpent_with,
+    32,
+    BLOCKS,
+    Scalar
+);
+
+/// `idea-soft`, on every architecture.
+const IDEA_SOFT: Timed = cipher!(
+    "idea-soft",
+    "data",
+    idea,
+    "soft",
+    idea_with,
+    16,
+    BLOCKS,
+    Scalar
+);
+
+/// `md5-soft`, on every architecture.
+const MD5_SOFT: Timed = compress!(
+    "md5-soft",
+    md5,
+    "soft",
+    compress_with,
+    4,
+    Scalar,
+    ["md5::backends::soft::compress$"]
+);
+
+/// `sha1-soft`, on every architecture.
+const SHA1_SOFT: Timed = compress!(
+    "sha1-soft",
+    sha1,
+    "soft",
+    compress_with,
+    5,
+    Scalar,
+    ["sha1::backends::soft::compress$"]
+);
+
+/// `ripemd160-soft`, on every architecture.
+const RIPEMD160_SOFT: Timed = compress!(
+    "ripemd160-soft",
+    ripemd,
+    "soft",
+    compress160_with,
+    5,
+    Scalar,
+    ["ripemd::backends::soft::compress160"]
+);
+
 /// Every backend documented as constant-time (x86-64), and what of it is.
 pub const TIMED: &[Timed] = &[
-    Timed {
-        known: AES_SOFT,
-        ..cipher!(
-            "aes128-soft",
-            "key+data",
-            aes,
-            "soft",
-            aes128_with,
-            16,
-            BLOCKS,
-            Scalar64
-        )
-    },
+    AES128_SOFT,
     Timed {
         known: AES_SOFT,
         ..cipher!(
@@ -388,17 +450,7 @@ pub const TIMED: &[Timed] = &[
         64,
         Vector
     ),
-    // `serpent`'s soft rounds: one block per out-of-line call.
-    cipher!(
-        "serpent-soft",
-        "key+data",
-        serpent,
-        "soft",
-        serpent_with,
-        32,
-        BLOCKS,
-        Scalar
-    ),
+    SERPENT_SOFT,
     cipher!(
         "serpent-avx2",
         "key+data",
@@ -477,16 +529,7 @@ pub const TIMED: &[Timed] = &[
         )
     },
     // IDEA: the key schedule's inverses are not constant-time (docs): data only.
-    cipher!(
-        "idea-soft",
-        "data",
-        idea,
-        "soft",
-        idea_with,
-        16,
-        BLOCKS,
-        Scalar
-    ),
+    IDEA_SOFT,
     cipher!(
         "idea-avx2",
         "data",
@@ -554,15 +597,7 @@ pub const TIMED: &[Timed] = &[
     },
     // Digests: the compression functions (a trailing `$`: that function, no longer name);
     // the portable multi-message helpers around them are not part of the claim.
-    compress!(
-        "md5-soft",
-        md5,
-        "soft",
-        compress_with,
-        4,
-        Scalar,
-        ["md5::backends::soft::compress$"]
-    ),
+    MD5_SOFT,
     compress!(
         "md5-avx512",
         md5,
@@ -582,15 +617,7 @@ pub const TIMED: &[Timed] = &[
         "the lane pointers are chosen by a mask of the non-empty lanes (public lengths) that \
          LLVM computes in mask registers, which the scan takes for secret"
     ),
-    compress!(
-        "sha1-soft",
-        sha1,
-        "soft",
-        compress_with,
-        5,
-        Scalar,
-        ["sha1::backends::soft::compress$"]
-    ),
+    SHA1_SOFT,
     compress!(
         "sha1-avx2",
         sha1,
@@ -626,15 +653,7 @@ pub const TIMED: &[Timed] = &[
         20,
         "sha1::backends::avx512::"
     ),
-    compress!(
-        "ripemd160-soft",
-        ripemd,
-        "soft",
-        compress160_with,
-        5,
-        Scalar,
-        ["ripemd::backends::soft::compress160"]
-    ),
+    RIPEMD160_SOFT,
     crypt!("des-crypt-avx2", "avx2"),
     crypt!("des-crypt-avx512", "avx512"),
 ];
@@ -643,19 +662,7 @@ pub const TIMED: &[Timed] = &[
 /// `sha1`'s ARMv8 instructions, the NEON backends. `cargo xtask ct` scans their code in
 /// the aarch64 build (`ct code aarch64`); nothing here times them (no aarch64 host).
 pub const TIMED_AARCH64: &[Timed] = &[
-    Timed {
-        known: AES_SOFT,
-        ..cipher!(
-            "aes128-soft",
-            "key+data",
-            aes,
-            "soft",
-            aes128_with,
-            16,
-            BLOCKS,
-            Scalar64
-        )
-    },
+    AES128_SOFT,
     cipher!(
         "aes128-armv8",
         "key+data",
@@ -686,17 +693,7 @@ pub const TIMED_AARCH64: &[Timed] = &[
         64,
         Vector
     ),
-    // `serpent`'s soft rounds: one block per out-of-line call.
-    cipher!(
-        "serpent-soft",
-        "key+data",
-        serpent,
-        "soft",
-        serpent_with,
-        32,
-        BLOCKS,
-        Scalar
-    ),
+    SERPENT_SOFT,
     cipher!(
         "serpent-neon",
         "key+data",
@@ -717,16 +714,7 @@ pub const TIMED_AARCH64: &[Timed] = &[
             "des-neon", "key+data", des, "neon", des_with, 8, 256, Vector
         )
     },
-    cipher!(
-        "idea-soft",
-        "data",
-        idea,
-        "soft",
-        idea_with,
-        16,
-        BLOCKS,
-        Scalar
-    ),
+    IDEA_SOFT,
     cipher!(
         "idea-neon",
         "data",
@@ -737,25 +725,9 @@ pub const TIMED_AARCH64: &[Timed] = &[
         BLOCKS,
         Vector
     ),
-    compress!(
-        "md5-soft",
-        md5,
-        "soft",
-        compress_with,
-        4,
-        Scalar,
-        ["md5::backends::soft::compress$"]
-    ),
+    MD5_SOFT,
     many!("md5-neon-mb", md5, "neon", 16, "md5::backends::neon::"),
-    compress!(
-        "sha1-soft",
-        sha1,
-        "soft",
-        compress_with,
-        5,
-        Scalar,
-        ["sha1::backends::soft::compress$"]
-    ),
+    SHA1_SOFT,
     compress!(
         "sha1-armv8",
         sha1,
@@ -766,15 +738,7 @@ pub const TIMED_AARCH64: &[Timed] = &[
         ["sha1::backends::armv8::"]
     ),
     many!("sha1-neon-mb", sha1, "neon", 20, "sha1::backends::neon::"),
-    compress!(
-        "ripemd160-soft",
-        ripemd,
-        "soft",
-        compress160_with,
-        5,
-        Scalar,
-        ["ripemd::backends::soft::compress160"]
-    ),
+    RIPEMD160_SOFT,
     crypt!("des-crypt-neon", "neon"),
 ];
 
