@@ -108,7 +108,6 @@ struct Mem {
     regs: Vec<String>,
     /// A stack slot: base `sp` or `x29` (the frame pointer) plus an immediate.
     slot: Option<(String, i64)>,
-    writeback: bool,
 }
 
 fn mem(op: &str) -> Option<Mem> {
@@ -128,11 +127,7 @@ fn mem(op: &str) -> Option<Mem> {
         ([b], Some(d)) if b == "sp" || b == "x29" => Some((b.clone(), d)),
         _ => None,
     };
-    Some(Mem {
-        regs,
-        slot,
-        writeback: op.ends_with('!'),
-    })
+    Some(Mem { regs, slot })
 }
 
 fn parse_imm(s: &str) -> Option<i64> {
@@ -360,7 +355,7 @@ pub fn step(
     let ops = &x.ops;
     let tainted = |st: &State, op: &str| op_regs(op).iter().any(|r| st.contains(r));
     // Control flow.
-    if let Some(_cond) = m.strip_prefix("b.") {
+    if m.starts_with("b.") {
         if st.contains("flags") {
             find("branch on a secret");
         }
@@ -413,23 +408,19 @@ pub fn step(
                 "secret-dependent address"
             });
         }
-        // Post-index by a register: the base moves by it.
-        if let Some(post) = ops.get(k + 1)
-            && tainted(st, post)
-        {
-            find("secret-dependent address");
-            if let Some(b) = mm.regs.first() {
-                st.insert(b.clone());
-            }
-        }
-        // Post-index by a public register keeps a constant pointer constant.
+        // Post-index by a register: the base moves by it (a public one keeps a constant
+        // pointer constant).
         if let (Some(post), Some(b)) = (ops.get(k + 1), mm.regs.first())
             && let Some(p) = reg(post)
         {
-            let keep = constant(st, b) && !st.contains(&p);
+            let secret = st.contains(&p);
+            if secret {
+                find("secret-dependent address");
+                st.insert(b.clone());
+            }
+            let keep = constant(st, b) && !secret;
             set_constant(st, b, keep);
         }
-        let _ = mm.writeback;
     }
     let stack_secret = |st: &State| st.contains("stack*") || st.iter().any(|s| s.starts_with("s:"));
     let is_load = m.starts_with("ld");
