@@ -350,45 +350,67 @@ pub(crate) fn batch<V: Gates>(mut buf: InOutBuf<'_, '_, Block>, masks: &[Masks],
     );
 }
 
-/// `KEY_PLANE[r][j]`: the plane (bit of the key loaded as a little-endian `u64`) that
-/// round `r`'s key bit for S-box input `j` (`6i + j'`, `j' = 0` is `b1`) comes from: PC-1,
-/// the rotations and PC-2 as one renaming, so per-lane keys need no key schedule.
-pub(crate) static KEY_PLANE: [[Ix64; 48]; 16] = {
-    let mut t = [[Ix64::I0; 48]; 16];
-    // Big-endian key bit `n` (0 = LSB) through PC-1 to bit `q` of `C‖D` (0 = MSB of 56).
+/// `CD_PLANE[q]`: the key plane (bit of the key loaded as a little-endian `u64`) that
+/// PC-1 puts at bit `q` of `C‖D` (0 = MSB of the 56).
+const CD_PLANE: [Ix64; 56] = {
+    let mut t = [Ix64::I0; 56];
     let mut n = 0;
     while n < 64 {
+        // Big-endian key bit `n` (0 = LSB) through PC-1 to bit `q` of `C‖D`.
         let cd = super::soft::pc1(1u64 << n) >> 8;
         if cd != 0 {
-            let q = 55 - cd.trailing_zeros();
             // Plane of big-endian bit `n`: byte `7 - n/8` of the block, bit `n % 8`.
-            let plane = Ix64::ALL[(8 * (7 - n / 8) + n % 8) as usize];
-            let mut r = 0;
-            let mut shift = 0;
-            while r < 16 {
-                shift += super::soft::SHIFTS[r];
-                // Position of bit `q` after `shift` left rotations of its 28-bit half.
-                let (half, pos) = (q / 28, q % 28);
-                let rot = (pos + 28 - shift % 28) % 28 + 28 * half;
-                let mut j = 0;
-                while j < 48 {
-                    if super::soft::PC2[j] as u32 == rot + 1 {
-                        t[r][j] = plane;
-                    }
-                    j += 1;
-                }
-                r += 1;
-            }
+            t[55 - cd.trailing_zeros() as usize] = Ix64::ALL[(8 * (7 - n / 8) + n % 8) as usize];
         }
         n += 1;
     }
     t
 };
 
+/// Planes of `C‖C‖D‖D` in [`crypt_batch`]'s key array: each 28-bit half twice, so that
+/// its left rotation by `s` is the window starting `s` planes further on.
+const KEY_WINDOW: usize = 112;
+
+/// `KEY_AT[j]`: where the key bit of S-box input `j` (`6i + j'`, `j' = 0` is `b1`), PC-2
+/// output `j`, sits in the key array before any rotation; round `r` reads it at
+/// `KEY_AT[j] + ROT[r]`. PC-1, the rotations and PC-2 become one offset per round and
+/// constant displacements: the classic bitslice key schedule (Biham, "A Fast New DES
+/// Implementation in Software", FSE 1997), laid out so no per-bit index is loaded.
+const KEY_AT: [u8; 48] = {
+    let mut t = [0u8; 48];
+    let mut j = 0;
+    while j < 48 {
+        let b = super::soft::PC2[j]; // 1..=56
+        t[j] = if b <= 28 { b - 1 } else { b - 29 + 56 };
+        j += 1;
+    }
+    t
+};
+
+/// `ROT[r]`: the left rotation of `C` and `D` in round `r` (the sum of the shifts so far).
+const ROT: [u8; 16] = {
+    let mut t = [0u8; 16];
+    let (mut r, mut s) = (0, 0);
+    while r < 16 {
+        s += super::soft::SHIFTS[r];
+        t[r] = s as u8;
+        r += 1;
+    }
+    t
+};
+
+/// The plane round `r` uses for S-box input `j`, through [`KEY_AT`], [`ROT`] and the
+/// doubled halves ([`KEY_WINDOW`]).
+#[cfg(test)]
+const fn key_plane(r: usize, j: usize) -> Ix64 {
+    let i = KEY_AT[j] as usize + ROT[r] as usize;
+    CD_PLANE[28 * (i / 56) + i % 28]
+}
+
 /// `count` DES encryptions of the all-zero block with salted E table `e` under `64 ·
 /// LANES` keys at once, one per lane (`keys[i]` as loaded from its bytes, the layout of
 /// [`batch`]); the results to `out` in the same layout. The key-bit planes are transposed
-/// once; each round's key is a renaming of them ([`KEY_PLANE`]); the 25 (or `count`)
+/// once and laid out as `C‖C‖D‖D`; each round reads a window of them ([`KEY_AT`]); the 25 (or `count`)
 /// passes never leave the bitsliced domain.
 #[inline(always)]
 pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[Ix32; 48], count: u32) {
@@ -396,6 +418,14 @@ pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[Ix32
     debug_assert!(keys.len() == 64 * w && out.len() == 64 * w);
     let mut kp: [V; 64] = core::array::from_fn(|j| V::load(&keys[w * j..w * j + w]));
     transpose(&mut kp);
+    let kk: [V; KEY_WINDOW] =
+        core::array::from_fn(|i| kp[CD_PLANE[28 * (i / 56) + i % 28] as usize]);
+    // Round `r`'s key: the 84 planes from `ROT[r]` on, read at the constant `KEY_AT`.
+    let key = |r: usize| -> &[V; 84] {
+        kk[ROT[r] as usize..]
+            .first_chunk()
+            .expect("ROT ≤ 28 leaves 84 planes")
+    };
     let mut st: [V; 64] = [V::zero(); 64];
     let (a, b) = st.split_at_mut(32);
     for p in 0..count {
@@ -405,10 +435,9 @@ pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[Ix32
             (&mut *b, &mut *a)
         };
         for t in 0..8 {
-            let k0 = &KEY_PLANE[2 * t];
-            let k1 = &KEY_PLANE[2 * t + 1];
-            round(l, r, |j| kp[k0[j] as usize], e);
-            round(r, l, |j| kp[k1[j] as usize], e);
+            let (k0, k1) = (key(2 * t), key(2 * t + 1));
+            round(l, r, |j| k0[KEY_AT[j] as usize], e);
+            round(r, l, |j| k1[KEY_AT[j] as usize], e);
         }
     }
     // The pre-output is R16‖L16 of the last pass: the half that was `r` comes first.
@@ -518,7 +547,8 @@ mod tests {
         }
     }
 
-    /// [`KEY_PLANE`] against the table key schedule: the renaming gives the same masks.
+    /// [`key_plane`] (the windows [`crypt_batch`] reads) against the table key schedule:
+    /// the renaming gives the same masks.
     #[test]
     fn key_planes_match_key_schedule() {
         let mut rng = testkit::Rng::new(11);
@@ -528,10 +558,10 @@ mod tests {
             let mut m = [[0u32; 48]; 16];
             masks(&ks, false, &mut m);
             let le = u64::from_le_bytes(kb);
-            for r in 0..16 {
-                for j in 0..48 {
-                    let bit = (le >> KEY_PLANE[r][j] as u8) & 1;
-                    assert_eq!(m[r][j], (bit as u32).wrapping_neg(), "round {r} bit {j}");
+            for (r, mr) in m.iter().enumerate() {
+                for (j, &mask) in mr.iter().enumerate() {
+                    let bit = (le >> key_plane(r, j) as u8) & 1;
+                    assert_eq!(mask, (bit as u32).wrapping_neg(), "round {r} bit {j}");
                 }
             }
         }
