@@ -29,6 +29,7 @@ use super::bytesliced::{
     self, INV_SHIFT_ROWS, LazyKeyBytes, POST1_HI, POST1_LO, POST2_HI, POST2_LO, POST3_HI, POST3_LO,
     PRE4_HI, PRE4_LO, PRE123_HI, PRE123_LO, Simd, one,
 };
+use super::gfni_avx2;
 use crate::backends::Block;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -96,6 +97,12 @@ impl AesYmm {
 impl Simd for AesYmm {
     type V = __m256i;
     const W: usize = 32;
+
+    #[inline(always)]
+    fn store_block(self, dst: &mut Block, hi: u64, lo: u64) {
+        // SAFETY: AVX2 (proven by `self`) implies SSE2.
+        unsafe { gfni_avx2::store_block_sse2(dst, hi, lo) }
+    }
 
     #[inline(always)]
     fn load(self, src: &[u8]) -> __m256i {
@@ -218,13 +225,15 @@ fn run_blocks<const RK: usize>(
         bytesliced::store(s, &mut tmp, y);
         Array::slice_as_flattened_mut(&mut buf.get_out()[at..]).copy_from_slice(&tmp[..16 * rest]);
     } else {
-        bytesliced::short_rest(k, dec, buf.split_at(at).1);
+        bytesliced::short_rest(s, k, dec, buf.split_at(at).1);
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AES-NI and AVX2.
 struct Backend<'a, const RK: usize> {
+    /// The proof of the CPU features (for single blocks' stores).
+    s: AesYmm,
     k: &'a [u64; RK],
     kb: LazyKeyBytes<'a, RK>,
     dec: bool,
@@ -244,7 +253,7 @@ impl<const RK: usize> ParBlocksSizeUser for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, false, block)
+        one(self.s, self.k, false, block)
     }
 
     #[inline(always)]
@@ -264,7 +273,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, true, block)
+        one(self.s, self.k, true, block)
     }
 
     #[inline(always)]
@@ -287,6 +296,7 @@ pub(crate) fn encrypt<const RK: usize>(
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: aes_ymm(),
         k,
         kb: LazyKeyBytes::new(k, false),
         dec: false,
@@ -300,6 +310,7 @@ pub(crate) fn decrypt<const RK: usize>(
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: aes_ymm(),
         k,
         kb: LazyKeyBytes::new(k, true),
         dec: true,

@@ -57,6 +57,20 @@ pub(crate) const POST3_C: i32 = 0x37;
 #[derive(Clone, Copy)]
 pub(crate) struct Ymm(());
 
+/// `Simd::store_block` of the x86 backends: one `movdqu` of the byte-swapped halves.
+///
+/// # Safety
+/// The CPU must have SSE2 (each caller's backend requires AVX2).
+#[inline(always)]
+pub(crate) unsafe fn store_block_sse2(dst: &mut Block, hi: u64, lo: u64) {
+    // SAFETY: `dst` is 16 writable bytes and `storeu` takes any alignment; SSE2 by the
+    // contract.
+    unsafe {
+        let v = _mm_set_epi64x(lo.swap_bytes() as i64, hi.swap_bytes() as i64);
+        _mm_storeu_si128(dst.as_mut_ptr().cast(), v)
+    }
+}
+
 /// A [`Ymm`]; callable (safely) only from code compiled for AVX2 and GFNI.
 #[inline]
 #[target_feature(enable = "avx2,gfni")]
@@ -67,6 +81,12 @@ pub(crate) fn ymm() -> Ymm {
 impl Simd for Ymm {
     type V = __m256i;
     const W: usize = 32;
+
+    #[inline(always)]
+    fn store_block(self, dst: &mut Block, hi: u64, lo: u64) {
+        // SAFETY: AVX2 (proven by `self`) implies SSE2.
+        unsafe { store_block_sse2(dst, hi, lo) }
+    }
 
     #[inline(always)]
     fn load(self, src: &[u8]) -> __m256i {
@@ -200,13 +220,15 @@ pub(crate) fn run_blocks<const RK: usize>(
         bytesliced::store(s, &mut tmp, y);
         Array::slice_as_flattened_mut(&mut buf.get_out()[at..]).copy_from_slice(&tmp[..16 * rest]);
     } else {
-        bytesliced::short_rest(k, dec, buf.split_at(at).1);
+        bytesliced::short_rest(s, k, dec, buf.split_at(at).1);
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX2 and GFNI.
 struct Backend<'a, const RK: usize> {
+    /// The proof of the CPU features (for single blocks' stores).
+    s: Ymm,
     k: &'a [u64; RK],
     kb: LazyKeyBytes<'a, RK>,
     dec: bool,
@@ -227,7 +249,7 @@ impl<const RK: usize> ParBlocksSizeUser for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, false, block)
+        one(self.s, self.k, false, block)
     }
 
     #[inline(always)]
@@ -247,7 +269,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, true, block)
+        one(self.s, self.k, true, block)
     }
 
     #[inline(always)]
@@ -270,6 +292,7 @@ pub(crate) fn encrypt<const RK: usize>(
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: ymm(),
         k,
         kb: LazyKeyBytes::new(k, false),
         dec: false,
@@ -283,6 +306,7 @@ pub(crate) fn decrypt<const RK: usize>(
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: ymm(),
         k,
         kb: LazyKeyBytes::new(k, true),
         dec: true,

@@ -43,6 +43,12 @@ impl Simd for Zmm {
     const W: usize = 64;
 
     #[inline(always)]
+    fn store_block(self, dst: &mut Block, hi: u64, lo: u64) {
+        // SAFETY: AVX2 (proven by `self`) implies SSE2.
+        unsafe { gfni_avx2::store_block_sse2(dst, hi, lo) }
+    }
+
+    #[inline(always)]
     fn load(self, src: &[u8]) -> __m512i {
         assert!(src.len() >= 64);
         // SAFETY: 64 readable bytes; `loadu` takes any alignment; a `Zmm` exists only on
@@ -177,6 +183,8 @@ fn run_blocks<const RK: usize>(
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) AVX-512 and GFNI.
 struct Backend<'a, const RK: usize> {
+    /// The proof of the CPU features (for single blocks' stores).
+    s: Zmm,
     k: &'a [u64; RK],
     kb: LazyKeyBytes<'a, RK>,
     dec: bool,
@@ -197,7 +205,7 @@ impl<const RK: usize> ParBlocksSizeUser for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, false, block)
+        one(self.s, self.k, false, block)
     }
 
     #[inline(always)]
@@ -217,7 +225,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, true, block)
+        one(self.s, self.k, true, block)
     }
 
     #[inline(always)]
@@ -240,6 +248,7 @@ pub(crate) fn encrypt<const RK: usize>(
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: zmm(),
         k,
         kb: LazyKeyBytes::new(k, false),
         dec: false,
@@ -253,6 +262,7 @@ pub(crate) fn decrypt<const RK: usize>(
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: zmm(),
         k,
         kb: LazyKeyBytes::new(k, true),
         dec: true,

@@ -113,6 +113,17 @@ impl Simd for NeonAes {
     const W: usize = 16;
 
     #[inline(always)]
+    fn store_block(self, dst: &mut Block, hi: u64, lo: u64) {
+        // SAFETY: 16 writable bytes; `vst1q_u8` has no alignment requirement; NEON as
+        // proven by `self`. The lanes of a little-endian `u64x2` in byte order (AArch64
+        // targets here are little-endian).
+        unsafe {
+            let v = vcombine_u64(vcreate_u64(hi.swap_bytes()), vcreate_u64(lo.swap_bytes()));
+            vst1q_u8(dst.as_mut_ptr(), vreinterpretq_u8_u64(v))
+        }
+    }
+
+    #[inline(always)]
     fn load(self, src: &[u8]) -> uint8x16_t {
         assert!(src.len() >= 16);
         // SAFETY: 16 readable bytes; `vld1q_u8` has no alignment requirement.
@@ -252,13 +263,15 @@ fn run_blocks<const RK: usize>(
         bytesliced::store(s, &mut tmp, y);
         Array::slice_as_flattened_mut(&mut buf.get_out()[at..]).copy_from_slice(&tmp[..16 * rest]);
     } else {
-        bytesliced::short_rest(k, dec, buf.split_at(at).1);
+        bytesliced::short_rest(s, k, dec, buf.split_at(at).1);
     }
 }
 
 /// The block-cipher backend handed to `cipher`'s closures; only [`encrypt`] and
 /// [`decrypt`] make one, inside code compiled for (and only run with) NEON and AES.
 struct Backend<'a, const RK: usize> {
+    /// The proof of the CPU features (for single blocks' stores).
+    s: NeonAes,
     k: &'a [u64; RK],
     kb: LazyKeyBytes<'a, RK>,
     dec: bool,
@@ -281,7 +294,7 @@ impl<const RK: usize> ParBlocksSizeUser for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
     #[inline(always)]
     fn encrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, false, block)
+        one(self.s, self.k, false, block)
     }
 
     #[inline(always)]
@@ -301,7 +314,7 @@ impl<const RK: usize> BlockCipherEncBackend for Backend<'_, RK> {
 impl<const RK: usize> BlockCipherDecBackend for Backend<'_, RK> {
     #[inline(always)]
     fn decrypt_block(&self, block: InOut<'_, '_, Block>) {
-        one(self.k, true, block)
+        one(self.s, self.k, true, block)
     }
 
     #[inline(always)]
@@ -324,6 +337,7 @@ pub(crate) fn encrypt<const RK: usize>(
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: neon_aes(),
         k,
         kb: LazyKeyBytes::new(k, false),
         dec: false,
@@ -337,6 +351,7 @@ pub(crate) fn decrypt<const RK: usize>(
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
     f.call(&Backend {
+        s: neon_aes(),
         k,
         kb: LazyKeyBytes::new(k, true),
         dec: true,

@@ -148,22 +148,41 @@ fn flinv(y: Half, k: u64) -> Half {
     (y1, y2)
 }
 
-fn load(block: &[u8], at: usize) -> Half {
-    split(be(block, at))
-}
-
-fn store(d2: Half, d1: Half) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    out[..8].copy_from_slice(&join(d2).to_be_bytes());
-    out[8..].copy_from_slice(&join(d1).to_be_bytes());
-    out
-}
-
 /// Encrypts one block (16 bytes) with the subkeys `k` (`RK` = 26 or 34).
 #[inline]
 pub(crate) fn encrypt<const RK: usize>(k: &[u64; RK], block: &[u8]) -> [u8; 16] {
-    let mut d1 = xor(load(block, 0), split(k[0]));
-    let mut d2 = xor(load(block, 8), split(k[1]));
+    let (hi, lo) = words(block);
+    words_out(encrypt_words(k, hi, lo))
+}
+
+/// Decrypts one block (16 bytes) with the subkeys `k` (`RK` = 26 or 34).
+#[inline]
+pub(crate) fn decrypt<const RK: usize>(k: &[u64; RK], block: &[u8]) -> [u8; 16] {
+    let (hi, lo) = words(block);
+    words_out(decrypt_words(k, hi, lo))
+}
+
+/// The block's two halves as big-endian `u64`s.
+#[inline(always)]
+pub(crate) fn words(block: &[u8]) -> (u64, u64) {
+    (be(block, 0), be(block, 8))
+}
+
+/// The block's two big-endian halves back to bytes.
+#[inline(always)]
+fn words_out((hi, lo): (u64, u64)) -> [u8; 16] {
+    let mut out = [0u8; 16];
+    out[..8].copy_from_slice(&hi.to_be_bytes());
+    out[8..].copy_from_slice(&lo.to_be_bytes());
+    out
+}
+
+/// [`encrypt`] on the block's big-endian halves ([`words`]), out of line, with the block
+/// in registers both ways (the SIMD backends' single blocks: see `bytesliced::one`).
+#[inline(never)]
+pub(crate) fn encrypt_words<const RK: usize>(k: &[u64; RK], hi: u64, lo: u64) -> (u64, u64) {
+    let mut d1 = xor(split(hi), split(k[0]));
+    let mut d2 = xor(split(lo), split(k[1]));
     // (RK - 2) / 8 groups of six rounds, FL/FL^-1 between them. (Written out instead of
     // looped, the code is three times the size and no faster on Zen 4.)
     let groups = (RK - 2) / 8;
@@ -179,14 +198,14 @@ pub(crate) fn encrypt<const RK: usize>(k: &[u64; RK], block: &[u8]) -> [u8; 16] 
             d2 = flinv(d2, k[i + 7]);
         }
     }
-    store(xor(d2, split(k[RK - 2])), xor(d1, split(k[RK - 1])))
+    (join(d2) ^ k[RK - 2], join(d1) ^ k[RK - 1])
 }
 
-/// Decrypts one block (16 bytes) with the subkeys `k` (`RK` = 26 or 34).
-#[inline]
-pub(crate) fn decrypt<const RK: usize>(k: &[u64; RK], block: &[u8]) -> [u8; 16] {
-    let mut d1 = xor(load(block, 0), split(k[RK - 2]));
-    let mut d2 = xor(load(block, 8), split(k[RK - 1]));
+/// [`decrypt`] on the block's big-endian halves (out of line, as [`encrypt_words`]).
+#[inline(never)]
+pub(crate) fn decrypt_words<const RK: usize>(k: &[u64; RK], hi: u64, lo: u64) -> (u64, u64) {
+    let mut d1 = xor(split(hi), split(k[RK - 2]));
+    let mut d2 = xor(split(lo), split(k[RK - 1]));
     let groups = (RK - 2) / 8;
     for g in 0..groups {
         let i = RK - 3 - 8 * g;
@@ -200,7 +219,7 @@ pub(crate) fn decrypt<const RK: usize>(k: &[u64; RK], block: &[u8]) -> [u8; 16] 
             d2 = flinv(d2, k[i - 7]);
         }
     }
-    store(xor(d2, split(k[0])), xor(d1, split(k[1])))
+    (join(d2) ^ k[0], join(d1) ^ k[1])
 }
 
 /// The constants Σ1…Σ6 of the key schedule (RFC 3713 §2.2).
@@ -242,6 +261,7 @@ fn rot(v: U128, n: u32) -> U128 {
     ((x >> 64) as u64, x as u64)
 }
 
+#[inline(always)]
 fn be(key: &[u8], at: usize) -> u64 {
     u64::from_be_bytes(key[at..at + 8].try_into().expect("8 bytes"))
 }
