@@ -20,6 +20,21 @@ use cipher::{
     inout::{InOut, InOutBuf},
 };
 
+/// Runs `$f` for `r` = 0 to 7, written out: a loop would carry a lone block's four
+/// state words in one `xmm` register (LLVM packs the loop-carried values), with inserts
+/// and extracts on the chain of every round pair.
+macro_rules! unroll8 {
+    (|$r:ident| $f:expr) => {
+        unroll8!(@ $r, $f, 0 1 2 3 4 5 6 7)
+    };
+    (@ $r:ident, $f:expr, $($n:literal)*) => {
+        $({
+            let $r = $n;
+            $f;
+        })*
+    };
+}
+
 /// The 4-bit permutations `t0..t3` of `q0` and `q1` (Twofish paper, §4.3.5).
 const QBOX: [[[u8; 16]; 4]; 2] = [
     [
@@ -385,22 +400,39 @@ impl Tables {
         }
     }
 
-    /// Encrypts one block.
-    #[inline]
+    /// Encrypts one block: the rounds of [`Self::encrypt_words`] on four scalars, written
+    /// out (`unroll8!`); CBC encryption is a chain of these.
+    #[inline(always)]
     pub(crate) fn encrypt_one(&self, mut block: InOut<'_, '_, Block>) {
-        let inp = [*block.get_in()];
-        let mut out = [Block::default()];
-        self.run::<1>(&inp, &mut out, |t, w| t.encrypt_words(w));
-        *block.get_out() = out[0];
+        let k = &self.k;
+        let [mut a, mut b, mut c, mut d] = le_words(block.get_in(), &k[..4]);
+        let mut pair = |k: &[u32]| {
+            let (t0, t1) = (self.g0(a), self.g1(b));
+            c = (c ^ t0.wrapping_add(t1).wrapping_add(k[0])).rotate_right(1);
+            d = d.rotate_left(1) ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[1]);
+            let (t0, t1) = (self.g0(c), self.g1(d));
+            a = (a ^ t0.wrapping_add(t1).wrapping_add(k[2])).rotate_right(1);
+            b = b.rotate_left(1) ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[3]);
+        };
+        unroll8!(|r| pair(&k[4 * r + 8..4 * r + 12]));
+        le_bytes([c, d, a, b], &k[4..8], block.get_out());
     }
 
-    /// Decrypts one block.
-    #[inline]
+    /// Decrypts one block (on four scalars, as [`Self::encrypt_one`]).
+    #[inline(always)]
     pub(crate) fn decrypt_one(&self, mut block: InOut<'_, '_, Block>) {
-        let inp = [*block.get_in()];
-        let mut out = [Block::default()];
-        self.run::<1>(&inp, &mut out, |t, w| t.decrypt_words(w));
-        *block.get_out() = out[0];
+        let k = &self.k;
+        let [mut c, mut d, mut a, mut b] = le_words(block.get_in(), &k[4..8]);
+        let mut pair = |k: &[u32]| {
+            let (t0, t1) = (self.g0(c), self.g1(d));
+            a = a.rotate_left(1) ^ t0.wrapping_add(t1).wrapping_add(k[2]);
+            b = (b ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[3])).rotate_right(1);
+            let (t0, t1) = (self.g0(a), self.g1(b));
+            c = c.rotate_left(1) ^ t0.wrapping_add(t1).wrapping_add(k[0]);
+            d = (d ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[1])).rotate_right(1);
+        };
+        unroll8!(|r| pair(&k[4 * (7 - r) + 8..4 * (7 - r) + 12]));
+        le_bytes([a, b, c, d], &k[..4], block.get_out());
     }
 
     /// Any number of blocks: [`PAR`] at a time, then one at a time.
@@ -479,6 +511,22 @@ impl BlockCipherDecBackend for Backend<'_> {
     #[inline(always)]
     fn decrypt_tail_blocks(&self, blocks: InOutBuf<'_, '_, Block>) {
         self.0.run_blocks(blocks, false)
+    }
+}
+
+/// The block's four little-endian words, each XORed with its whitening key in `k`.
+#[inline(always)]
+fn le_words(block: &Block, k: &[u32]) -> [u32; 4] {
+    core::array::from_fn(|i| {
+        u32::from_le_bytes(block[4 * i..4 * i + 4].try_into().expect("4 bytes")) ^ k[i]
+    })
+}
+
+/// `w`, each word XORed with its whitening key in `k`, as the block's little-endian bytes.
+#[inline(always)]
+fn le_bytes(w: [u32; 4], k: &[u32], out: &mut Block) {
+    for (i, (w, k)) in w.into_iter().zip(k).enumerate() {
+        out[4 * i..4 * i + 4].copy_from_slice(&(w ^ k).to_le_bytes());
     }
 }
 
