@@ -147,10 +147,26 @@ fn apt_packages() -> Result {
         };
         c.args(["--add-architecture", arch])
     };
+    // A mirror caught mid-sync fails one index (seen: bookworm-security's i386 list, "File
+    // has unexpected size") and `apt-get update` exits 100 though every other list is
+    // fresh. Try three times; then go on with the lists apt has, and let the install say
+    // whether they suffice.
+    let update = || {
+        for attempt in 1..=3 {
+            match apt(&["update"]).run() {
+                Ok(()) => return,
+                Err(e) if attempt < 3 => {
+                    eprintln!("setup: {e}; trying again in 20 s");
+                    std::thread::sleep(std::time::Duration::from_secs(20));
+                }
+                Err(e) => eprintln!("setup: {e}; going on with the package lists apt has"),
+            }
+        }
+    };
     let done = archs
         .iter()
         .try_for_each(|a| dpkg(a).run())
-        .and_then(|()| apt(&["update"]).run())
+        .map(|()| update())
         .and_then(|()| apt(&args).run());
     if let Err(e) = done {
         let prefix = if sudo { "sudo " } else { "" };
