@@ -92,13 +92,22 @@ pub const DEBIAN: &[(&str, &str, &str)] = &[
     ("s390x-unknown-linux-gnu", "s390x", "gcc-s390x-linux-gnu"),
 ];
 
-/// Targets whose std Debian 12 ships only for an older compiler (s390x: 1.85, where
-/// `rustc-web` is 1.96), and the Debian 13 (trixie) architecture whose
-/// `libstd-rust-web-dev` is built from the same `rustc-web` release as Debian 12's:
-/// `cargo xtask setup` unpacks it into [`private_sysroot`] (nothing is installed), and
-/// the builds for the target pass `--sysroot` to Debian 12's `/usr/bin/rustc`. Setup
-/// checks that the two releases agree by compiling against it.
-pub const STD_FROM_TRIXIE: &[(&str, &str)] = &[("s390x-unknown-linux-gnu", "s390x")];
+/// Targets whose std comes from Debian 13 (trixie), whose `libstd-rust-web-dev` is built
+/// from the same `rustc-web` release as Debian 12's: `cargo xtask setup` unpacks it into
+/// [`private_sysroot`] (nothing is installed), and the builds for the target pass
+/// `--sysroot` to Debian 12's `/usr/bin/rustc`. Setup checks that the two releases agree
+/// by compiling against it.
+///
+/// - s390x: Debian 12 ships its std only for an older compiler (1.85, where `rustc-web`
+///   is 1.96).
+/// - i686: Debian 12 has it, but as a foreign `i386` dpkg architecture the whole
+///   `bookworm-security` suite depends on one more index, and a mirror serving a stale
+///   copy of that one (seen 2026-12-06: "File has unexpected size") makes apt drop the
+///   suite and install the 1.85 `rustc-web` of `bookworm`, too old for these crates.
+pub const STD_FROM_TRIXIE: &[(&str, &str)] = &[
+    ("s390x-unknown-linux-gnu", "s390x"),
+    ("i686-unknown-linux-gnu", "i386"),
+];
 
 /// Where `setup` unpacks a [`STD_FROM_TRIXIE`] std: `<dir>/usr/lib/rustlib/<triple>/lib`.
 pub fn private_sysroot(triple: &str) -> PathBuf {
@@ -110,10 +119,14 @@ pub fn private_sysroot(triple: &str) -> PathBuf {
 /// compiler has it) and cross linkers. Empty when all is present.
 pub fn debian_missing() -> (Vec<String>, Vec<String>) {
     let (mut archs, mut packages) = (Vec::new(), Vec::new());
+    let outdated = system_rustc_outdated();
     for &(triple, arch, gcc) in DEBIAN {
         let private = STD_FROM_TRIXIE.iter().any(|t| t.0 == triple);
-        if compiler_for(triple).is_err() && !private {
-            if !Path::new(SYSTEM_RUSTC).is_file() && !packages.iter().any(|p| p == "rustc-web") {
+        let needed = compiler_for(triple).map_or(true, |c| c.rustc.is_some() && outdated);
+        if needed && !private {
+            if (outdated || !Path::new(SYSTEM_RUSTC).is_file())
+                && !packages.iter().any(|p| p == "rustc-web")
+            {
                 packages.push("rustc-web".to_string());
             }
             archs.push(arch.to_string());
@@ -214,6 +227,23 @@ fn target_env(triple: &str, what: &str) -> String {
 /// Debian's compiler (`rustc-web`): its sysroot is `/usr`, and the std of other targets
 /// comes as `libstd-rust-web-dev:<arch>` packages.
 pub const SYSTEM_RUSTC: &str = "/usr/bin/rustc";
+
+/// The oldest [`SYSTEM_RUSTC`] the crates' SIMD backends build with (their table rows'
+/// `rustc:`); `speed` and `aes` need it as their `rust-version`.
+const SYSTEM_RUSTC_MIN: (u32, u32) = (1, 89);
+
+/// Whether an installed [`SYSTEM_RUSTC`] is older than [`SYSTEM_RUSTC_MIN`]: Debian 12's
+/// own `rustc-web` 1.85, installed when apt could not read `bookworm-security`, which
+/// `apt-get install rustc-web` then upgrades.
+fn system_rustc_outdated() -> bool {
+    let version = Cmd::new(SYSTEM_RUSTC).arg("--version").output();
+    version.is_ok_and(|v| {
+        // "rustc 1.85.0 (4d91de4e4 2025-02-17) (built from a source tarball)"
+        let mut parts = v.split_whitespace().nth(1).unwrap_or("").split('.');
+        let mut next = || parts.next().and_then(|n| n.parse::<u32>().ok());
+        matches!((next(), next()), (Some(major), Some(minor)) if (major, minor) < SYSTEM_RUSTC_MIN)
+    })
+}
 
 /// Whether `sysroot` has the std for `triple`.
 fn std_in(sysroot: &Path, triple: &str) -> bool {

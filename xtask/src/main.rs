@@ -44,10 +44,11 @@ commands:
   setup                      install what ci needs and is missing (apt: qemu-user,
                              pkg-config, libssl-dev, libcrypt-dev, valgrind, whois,
                              gcc, perl, python3; for cross:
-                             dpkg architectures arm64 i386, rustc-web,
-                             libstd-rust-web-dev:arm64 :i386, gcc-aarch64-linux-gnu,
+                             dpkg architecture arm64, rustc-web,
+                             libstd-rust-web-dev:arm64, gcc-aarch64-linux-gnu,
                              gcc-i686-linux-gnu, libc6-dev-arm64-cross,
-                             libc6-dev-i386-cross; rustfmt, clippy; cargo-semver-checks,
+                             libc6-dev-i386-cross, Debian 13's i386 and s390x std
+                             under target/; rustfmt, clippy; cargo-semver-checks,
                              cargo-fuzz, nightly)
   tidy                       policy checks over the source text (also a #[test])
   test [-p NAME]... [--backend NAME|all] [--release]

@@ -7,18 +7,18 @@
 //!   (`mkpasswd`, for `libcrypt-check`), `gcc` (`cc`, which `simdcrypt-libcrypt`'s C ABI
 //!   test compiles with), `perl` and `python3` (Debian's 3.11, whose `crypt` module
 //!   `libcrypt-check` preloads), through apt-get;
-//! - for the `cross` step (x86_64 Debian hosts): the `arm64` and `i386` dpkg
-//!   architectures, Debian's `rustc-web` with `libstd-rust-web-dev:arm64` and `:i386`
-//!   (rustup's toolchain here has only the host's std) and the cross linkers
+//! - for the `cross` step (x86_64 Debian hosts): the `arm64` dpkg architecture,
+//!   Debian's `rustc-web` with `libstd-rust-web-dev:arm64` (rustup's toolchain here has
+//!   only the host's std) and the cross linkers
 //!   `gcc-aarch64-linux-gnu`, `gcc-i686-linux-gnu` with their static C libraries
 //!   `libc6-dev-arm64-cross`, `libc6-dev-i386-cross` (see `cross::debian_missing`);
 //! - on Debian 12 x86_64 hosts, qemu-user 10 from bookworm-backports unpacked into
 //!   `<target>/qemu10` for the CPU ladder (Debian 12's qemu-user 7.2 miscomputes AVX2
 //!   `vpgatherdd`; see `ci::QEMU_SKIPS`), fetched with a private apt state so the system's
 //!   sources, lists and packages stay as they are;
-//! - for s390x (big-endian), whose std Debian 12 has only for Rust 1.85: Debian 13's
-//!   `libstd-rust-web-dev:s390x`, the same `rustc-web` release, unpacked into
-//!   `<target>/sysroot/s390x-unknown-linux-gnu` with a private apt state, plus apt's
+//! - for s390x (big-endian) and i686: Debian 13's `libstd-rust-web-dev:s390x` and
+//!   `:i386`, the same `rustc-web` release, unpacked into `<target>/sysroot/<triple>`
+//!   with a private apt state (see `cross::STD_FROM_TRIXIE` for why), plus apt's
 //!   `gcc-s390x-linux-gnu` and `libc6-dev-s390x-cross`;
 //! - rustup components `rustfmt` and `clippy`;
 //! - `cargo-semver-checks` (`cargo install --locked`, ~7 minutes on 2 cores);
@@ -97,7 +97,7 @@ fn apt_packages() -> Result {
     if missing.is_empty() {
         println!(
             "setup: system packages present (qemu-user, pkg-config, libssl-dev, libcrypt-dev, \
-             valgrind, whois, gcc, perl, python3, the aarch64 and i686 std and linkers, the s390x linker)"
+             valgrind, whois, gcc, perl, python3, the aarch64 std and linker, the i686 and s390x linkers)"
         );
         return Ok(());
     }
