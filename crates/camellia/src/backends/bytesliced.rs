@@ -379,8 +379,9 @@ pub(crate) fn store<S: Simd>(s: S, out: &mut [u8], y: [S::V; 16]) {
 /// One block through the `soft` code, which takes and returns it in registers; the
 /// result is written with one 16-byte vector store. A CBC-encryption chain loads each
 /// result right back as 16 bytes, and store-to-load forwarding does not serve one load
-/// from two 8-byte stores (on Zen 4 that miss cost 285 against 270 TSC cycles a
-/// Camellia-256 block).
+/// from two 8-byte stores. (AMD EPYC Zen 4, a one-block CBC chain of Camellia-256: 285
+/// TSC cycles a block through memory and two stores; 277 with the block in registers
+/// but still two stores, the `soft` backend's path; 270–271 with one store.)
 #[inline(always)]
 pub(crate) fn one<S: Simd, const RK: usize>(
     s: S,

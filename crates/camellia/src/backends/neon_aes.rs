@@ -114,9 +114,10 @@ impl Simd for NeonAes {
 
     #[inline(always)]
     fn store_block(self, dst: &mut Block, hi: u64, lo: u64) {
+        // The lanes of a little-endian `u64x2` in byte order: `hi` big-endian first (the
+        // AArch64 targets built here are little-endian).
         // SAFETY: 16 writable bytes; `vst1q_u8` has no alignment requirement; NEON as
-        // proven by `self`. The lanes of a little-endian `u64x2` in byte order (AArch64
-        // targets here are little-endian).
+        // proven by `self`.
         unsafe {
             let v = vcombine_u64(vcreate_u64(hi.swap_bytes()), vcreate_u64(lo.swap_bytes()));
             vst1q_u8(dst.as_mut_ptr(), vreinterpretq_u8_u64(v))

@@ -373,9 +373,10 @@ const KEY_WINDOW: usize = 112;
 
 /// `KEY_AT[j]`: where the key bit of S-box input `j` (`6i + j'`, `j' = 0` is `b1`), PC-2
 /// output `j`, sits in the key array before any rotation; round `r` reads it at
-/// `KEY_AT[j] + ROT[r]`. PC-1, the rotations and PC-2 become one offset per round and
-/// constant displacements: the classic bitslice key schedule (Biham, "A Fast New DES
-/// Implementation in Software", FSE 1997), laid out so no per-bit index is loaded.
+/// `KEY_AT[j] + ROT[r]`. In bitsliced DES the key schedule is a renaming of key-bit
+/// planes (Biham, "A Fast New DES Implementation in Software", FSE 1997); the doubled
+/// halves make that renaming one offset per round plus constant displacements, so no
+/// per-bit index is loaded.
 const KEY_AT: [u8; 48] = {
     let mut t = [0u8; 48];
     let mut j = 0;
@@ -399,27 +400,30 @@ const ROT: [u8; 16] = {
     t
 };
 
+/// The plane at index `i` of the `C‖C‖D‖D` key array.
+const fn window_plane(i: usize) -> Ix64 {
+    CD_PLANE[28 * (i / 56) + i % 28]
+}
+
 /// The plane round `r` uses for S-box input `j`, through [`KEY_AT`], [`ROT`] and the
 /// doubled halves ([`KEY_WINDOW`]).
 #[cfg(test)]
 const fn key_plane(r: usize, j: usize) -> Ix64 {
-    let i = KEY_AT[j] as usize + ROT[r] as usize;
-    CD_PLANE[28 * (i / 56) + i % 28]
+    window_plane(KEY_AT[j] as usize + ROT[r] as usize)
 }
 
 /// `count` DES encryptions of the all-zero block with salted E table `e` under `64 ·
 /// LANES` keys at once, one per lane (`keys[i]` as loaded from its bytes, the layout of
 /// [`batch`]); the results to `out` in the same layout. The key-bit planes are transposed
-/// once and laid out as `C‖C‖D‖D`; each round reads a window of them ([`KEY_AT`]); the 25 (or `count`)
-/// passes never leave the bitsliced domain.
+/// once and laid out as `C‖C‖D‖D`; round `r` reads them from [`ROT`]`[r]` on, displaced by
+/// [`KEY_AT`]. The 25 (or `count`) passes never leave the bitsliced domain.
 #[inline(always)]
 pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], e: &[Ix32; 48], count: u32) {
     let w = V::LANES;
     debug_assert!(keys.len() == 64 * w && out.len() == 64 * w);
     let mut kp: [V; 64] = core::array::from_fn(|j| V::load(&keys[w * j..w * j + w]));
     transpose(&mut kp);
-    let kk: [V; KEY_WINDOW] =
-        core::array::from_fn(|i| kp[CD_PLANE[28 * (i / 56) + i % 28] as usize]);
+    let kk: [V; KEY_WINDOW] = core::array::from_fn(|i| kp[window_plane(i) as usize]);
     // Round `r`'s key: the 84 planes from `ROT[r]` on, read at the constant `KEY_AT`.
     let key = |r: usize| -> &[V; 84] {
         kk[ROT[r] as usize..]

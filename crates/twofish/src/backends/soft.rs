@@ -406,13 +406,13 @@ impl Tables {
     pub(crate) fn encrypt_one(&self, mut block: InOut<'_, '_, Block>) {
         let k = &self.k;
         let [mut a, mut b, mut c, mut d] = le_words(block.get_in(), &k[..4]);
-        let mut pair = |k: &[u32]| {
+        let mut pair = |rk: &[u32]| {
             let (t0, t1) = (self.g0(a), self.g1(b));
-            c = (c ^ t0.wrapping_add(t1).wrapping_add(k[0])).rotate_right(1);
-            d = d.rotate_left(1) ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[1]);
+            c = (c ^ t0.wrapping_add(t1).wrapping_add(rk[0])).rotate_right(1);
+            d = d.rotate_left(1) ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(rk[1]);
             let (t0, t1) = (self.g0(c), self.g1(d));
-            a = (a ^ t0.wrapping_add(t1).wrapping_add(k[2])).rotate_right(1);
-            b = b.rotate_left(1) ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[3]);
+            a = (a ^ t0.wrapping_add(t1).wrapping_add(rk[2])).rotate_right(1);
+            b = b.rotate_left(1) ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(rk[3]);
         };
         unroll8!(|r| pair(&k[4 * r + 8..4 * r + 12]));
         le_bytes([c, d, a, b], &k[4..8], block.get_out());
@@ -423,13 +423,13 @@ impl Tables {
     pub(crate) fn decrypt_one(&self, mut block: InOut<'_, '_, Block>) {
         let k = &self.k;
         let [mut c, mut d, mut a, mut b] = le_words(block.get_in(), &k[4..8]);
-        let mut pair = |k: &[u32]| {
+        let mut pair = |rk: &[u32]| {
             let (t0, t1) = (self.g0(c), self.g1(d));
-            a = a.rotate_left(1) ^ t0.wrapping_add(t1).wrapping_add(k[2]);
-            b = (b ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[3])).rotate_right(1);
+            a = a.rotate_left(1) ^ t0.wrapping_add(t1).wrapping_add(rk[2]);
+            b = (b ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(rk[3])).rotate_right(1);
             let (t0, t1) = (self.g0(a), self.g1(b));
-            c = c.rotate_left(1) ^ t0.wrapping_add(t1).wrapping_add(k[0]);
-            d = (d ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(k[1])).rotate_right(1);
+            c = c.rotate_left(1) ^ t0.wrapping_add(t1).wrapping_add(rk[0]);
+            d = (d ^ t0.wrapping_add(t1.wrapping_mul(2)).wrapping_add(rk[1])).rotate_right(1);
         };
         unroll8!(|r| pair(&k[4 * (7 - r) + 8..4 * (7 - r) + 12]));
         le_bytes([a, b, c, d], &k[..4], block.get_out());
@@ -451,12 +451,10 @@ impl Tables {
             at += PAR;
         }
         while at < n {
-            let inp = [buf.get_in()[at]];
-            let out = &mut buf.get_out()[at..at + 1];
             if enc {
-                self.run::<1>(&inp, out, |t, w| t.encrypt_words(w));
+                self.encrypt_one(buf.get(at));
             } else {
-                self.run::<1>(&inp, out, |t, w| t.decrypt_words(w));
+                self.decrypt_one(buf.get(at));
             }
             at += 1;
         }
