@@ -8,11 +8,15 @@
 //! row of the table below that this CPU runs and does not avoid. Preference on x86:
 //! `vbmi` > `avx512` > `avx2` > `soft`, but both gather backends are skipped on CPUs in
 //! the `slow-gather` class (every x86 CPU except Intel's with AVX512-FP16), which run
-//! `soft` when they lack VBMI. Measured (TSC cycles per byte, ECB encrypt, 8 KiB;
-//! figures in the crate README): on AMD Zen 4 `vbmi` 1.8, `soft` 5.4, `avx2` 6.0,
-//! `avx512` 6.3 (issue 20); on the reference machine (Intel Xeon with AVX512-FP16, not
-//! `slow-gather`) `avx512` 2.67, `avx2` 2.96, `soft` 5.27, `vbmi` not yet measured (see
-//! the crate docs for why it is first there too).
+//! `soft` when they lack VBMI. Measured (TSC cycles per byte, ECB encrypt, 8 KiB,
+//! `cargo run --release -p speed --bin auto -- 8192 blowfish`, medians of three runs):
+//!
+//! | machine | `vbmi` | `avx512` | `avx2` | `soft` |
+//! |---|---|---|---|---|
+//! | AMD Zen 4 (EPYC, family 25 model 17; `slow-gather`), issue 20 | 1.8 | 6.3 | 6.0 | 5.4 |
+//! | Intel Xeon (family 6 model 207, AVX512-FP16; not `slow-gather`), 2026-12-06 | 2.64 | 2.86 | 3.10 | 5.53 |
+//!
+//! `vbmi` is first on both.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from

@@ -26,10 +26,9 @@
 //! in 256-byte tables cut from them, so it needs no gathers. On AMD Zen 4 (8 KiB ECB, TSC
 //! cycles per byte, `cargo run --release -p speed --bin auto -- 8192 blowfish`) it does
 //! 1.8 against `soft` 5.4, `avx2` 6.0 and `avx512` 6.3. On Intel cores with AVX512-FP16,
-//! where gathers are fast (`avx512` 2.67, `avx2` 2.96, `soft` 5.27 on the reference Xeon),
-//! `vbmi` is chosen too: it was not measured there, but it is bound by loading its
-//! tables (two 64-byte loads per `vpermi2b`), and those cores load two a cycle where
-//! Zen 4 loads one. CPUs without VBMI in the `slow-gather` class (every x86 CPU but
+//! where gathers are fast, it is first too: on an Intel Xeon (family 6 model 207,
+//! 2026-12-06, medians of three runs) `vbmi` 2.64, `avx512` 2.86, `avx2` 3.10, `soft`
+//! 5.53. CPUs without VBMI in the `slow-gather` class (every x86 CPU but
 //! Intel's with AVX512-FP16, see `simdcrypt_dispatch::CLASSES`) run `soft`.
 //!
 //! The wide backends hand the blocks that do not fill a batch to the narrower paths

@@ -12,26 +12,26 @@
 //!
 //! | machine | `vbmi` (`vpermi2b` byte tables, 128 blocks) | `avx512` (16-lane gathers, 64 blocks) | `avx2` (8-lane gathers, 16 blocks) | `soft` (4 blocks, scalar loads) |
 //! |---|---|---|---|---|
-//! | Intel Xeon (reference machine, AVX512-FP16) | not measured | 2.8 (2.68 in issue 20) | 4.3 | 6.7 |
+//! | Intel Xeon (family 6 model 207, AVX512-FP16), 2026-12-06 | 3.09 | 3.03 | 4.64 | 6.73 |
 //! | AMD Zen 4 (EPYC, family 25 model 17) | 1.9 | 6.6 | 7.0 | 6.3 |
 //!
-//! (Zen 4: `cargo run --release -p speed --bin auto -- 8192 cast5`, 2026-12-05 for the
+//! (`cargo run --release -p speed --bin auto -- 8192 cast5`. Zen 4, 2026-12-05 for the
 //! gather rows, again with `vbmi` on its branch: medians 1.87–1.97, 6.29–6.41, 6.59–6.79,
-//! 7.01–7.10.)
+//! 7.01–7.10. Intel: medians of three runs; `vbmi` 3.09–3.11 against `avx512` 3.02–3.06,
+//! and in an earlier run 3.10 against 3.05 and 3.13 against 3.16.)
 //!
 //! Every path does 64 S-box look-ups per block; the scalar one also spends ~10 ALU
 //! instructions per look-up-round on the general registers, the gathers spread the
 //! address arithmetic over 8 or 16 lanes. `avx512` runs at the gather throughput (~6
 //! cycles per 16-lane gather).
 //!
-//! `vbmi` is also ahead of `avx512` on the Intel CPUs with fast gathers, unmeasured there,
-//! for two reasons: it is constant-time in its passes, and its instruction count predicts
-//! it no slower. A round of 64 blocks issues ~72 shuffles (`vpermi2b`, `vpunpck*`),
-//! which on Intel run only on port 5 at one per cycle, and ~45 other vector operations
-//! for port 0: ~72 core cycles a round, 16 rounds per 512 bytes, ~2.3 core cycles per byte
-//! against `avx512`'s 2.68 TSC cycles per byte there (Intel cores run at or above the TSC
-//! clock). If a measurement there says otherwise, moving the `vbmi` row below `avx512`
-//! keeps it first on the `slow-gather` CPUs and gives `avx512` back to Intel's fast ones.
+//! `vbmi` stays ahead of `avx512` on the Intel CPUs with fast gathers, where the two are
+//! level (within 2 %, the order changing from run to run; the 3 % target of issue 18 is
+//! met either way), because it is constant-time in its passes. A round of 64 blocks
+//! issues ~72 shuffles (`vpermi2b`, `vpunpck*`), which on Intel run only on port 5 at one
+//! per cycle, and ~45 other vector operations for port 0: ~72 core cycles a round, 16
+//! rounds per 512 bytes: ~2.3 core cycles per byte by that count, against the 3.09 TSC
+//! cycles per byte measured.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from

@@ -7,14 +7,16 @@
 //! dispatches once.
 //!
 //! Preference on x86: `gfni_avx512` > `avx512` (except on CPUs in the `slow-gather`
-//! class) > `avx2` > `soft`. On AMD Zen 4 (issue 20; 8 KiB ECB, TSC cycles per byte,
-//! `cargo run --release -p speed --bin auto -- 8192 twofish`) the byte-sliced
-//! `gfni_avx512` does 1.73, `avx512` 6.47, `avx2` 6.36, `soft` 6.02; its word-per-lane
-//! predecessor did 2.97. On the reference machine (Intel Xeon with AVX512-FP16, not
-//! `slow-gather`) the word-per-lane code did 3.57 against the gathers' 2.85; the
-//! byte-sliced code was not measured there, but it does the same work with a quarter of
-//! the `vpermi2b` and half the GF(2⁸) products, 1.7× faster on Zen 4, so it is put first
-//! on every CPU that has it (`speed --bin auto` on an Intel machine checks the choice).
+//! class) > `avx2` > `soft`. 8 KiB ECB, TSC cycles per byte, `cargo run --release -p
+//! speed --bin auto -- 8192 twofish`:
+//!
+//! | machine | `gfni_avx512` | `avx512` | `avx2` | `soft` |
+//! |---|---|---|---|---|
+//! | AMD Zen 4 (EPYC, family 25 model 17; `slow-gather`), issue 20 | 1.73 | 6.47 | 6.36 | 6.02 |
+//! | Intel Xeon (family 6 model 207, AVX512-FP16; not `slow-gather`), 2026-12-06, medians of three runs | 1.76 | 2.91 | 5.78 | 5.89 |
+//!
+//! The byte-sliced `gfni_avx512` is first wherever it runs; its word-per-lane predecessor
+//! did 2.97 on Zen 4 and 3.57 on an earlier Intel Xeon, where the gathers did 2.85.
 
 // The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
 // crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
