@@ -79,8 +79,8 @@ pub const TARGETS: &[(&str, &str, &str)] = &[
 /// tests compare every row the CPU has against `soft` there. The forced runs of every
 /// aarch64 row (`--backend all`, `soft` included) cost three more builds with Debian's
 /// compiler, 5.6 of the step's 22.7 minutes on an Intel Xeon with 2 cores (2026-12-06),
-/// where the whole gate came to about 86 minutes on a fresh machine, past the 80 it
-/// must stay under; `cargo xtask cross --target aarch64-unknown-linux-gnu --backend all`
+/// where the whole gate, with fuzz's build then, headed past 90 minutes on a fresh
+/// machine; `cargo xtask cross --target aarch64-unknown-linux-gnu --backend all`
 /// runs them.
 ///
 /// s390x is the big-endian target: only `soft` backends compile there, and they are the

@@ -24,7 +24,7 @@ pub const CI_SECONDS: u64 = 20;
 /// `-O` with one codegen unit, so that ThinLTO can still inline through the coverage
 /// instrumentation (its docs: runs about 3× faster). A short pass is bound by the build
 /// instead: with one unit the `modes` target alone, every cipher through ours and the
-/// published `ctr`/`cbc` under AddressSanitizer, compiled for over 10 minutes on one of
+/// published `ctr`/`cbc` under AddressSanitizer, was still compiling after 8 minutes on one of
 /// 2 cores (Intel Xeon, 2026-12-06). Passes of a minute or less use sixteen; a campaign
 /// keeps the default. `build` and every `run` take the same options, so `run` does not
 /// build again.
