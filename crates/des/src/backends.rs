@@ -238,22 +238,6 @@ pub mod __crypt {
         }
     }
 
-    /// The E table with the `crypt(3)` salt applied: entries `k` and `k + 24` swapped for
-    /// every set bit `k` of the 24-bit `salt`.
-    #[cfg(all(
-        any(target_arch = "x86_64", target_arch = "aarch64"),
-        simdcrypt_rustc = "1.89"
-    ))]
-    pub(crate) fn salted_e(salt: u32) -> [super::bitslice::Ix32; 48] {
-        let mut e = super::bitslice::E_IX;
-        for k in 0..24 {
-            if (salt >> k) & 1 == 1 {
-                e.swap(k, k + 24);
-            }
-        }
-        e
-    }
-
     /// Keys per batch of backend `name` (0: no bitsliced batch, e.g. `soft`, or not
     /// available on this CPU).
     pub fn lanes(name: &str) -> usize {
@@ -291,11 +275,7 @@ pub mod __crypt {
             "des: no crypt batch of {} keys on backend `{name}`",
             keys.len()
         );
-        #[cfg(all(
-            any(target_arch = "x86_64", target_arch = "aarch64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        let e = salted_e(salt & 0xFF_FFFF);
+        let salt = salt & 0xFF_FFFF;
         let mut k = [Block::default(); 512];
         for (b, key) in k.iter_mut().zip(keys) {
             *b = (*key).into();
@@ -305,17 +285,17 @@ pub mod __crypt {
             // SAFETY: the token in `Avx2` proves the CPU has AVX2 (`crypt_batch`'s features).
             #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Avx2(_)) => unsafe {
-                super::avx2::crypt_batch(&k[..256], &mut o[..256], &e, count)
+                super::avx2::crypt_batch(&k[..256], &mut o[..256], salt, count)
             },
             // SAFETY: the token in `Avx512` proves AVX-512F and AVX-512VL.
             #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Avx512(_)) => unsafe {
-                super::avx512::crypt_batch(&k, &mut o, &e, count)
+                super::avx512::crypt_batch(&k, &mut o, salt, count)
             },
             // SAFETY: the token in `Neon` proves the CPU has NEON.
             #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
             Some(Backend::Neon(_)) => unsafe {
-                super::neon::crypt_batch(&k[..128], &mut o[..128], &e, count)
+                super::neon::crypt_batch(&k[..128], &mut o[..128], salt, count)
             },
             _ => unreachable!("checked by `lanes`"),
         }

@@ -211,8 +211,8 @@ fn run<const P: usize>(
 /// keys, one per lane (see `bitslice::crypt_batch`). Out of line, as the ECB batches.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512vl")]
-pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], e: &[bitslice::Ix32; 48], count: u32) {
-    bitslice::crypt_batch::<Z>(keys, out, e, count);
+pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], salt: u32, count: u32) {
+    bitslice::crypt_batch::<Z>(keys, out, salt, count);
 }
 
 /// The backend handed to `cipher`'s closures; only [`encrypt`] and [`decrypt`] make one,

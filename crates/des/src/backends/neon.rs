@@ -297,8 +297,8 @@ fn run<const P: usize>(
 /// keys, one per lane (see `bitslice::crypt_batch`). Out of line, as the ECB batches.
 #[inline(never)]
 #[target_feature(enable = "neon")]
-pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], e: &[bitslice::Ix32; 48], count: u32) {
-    bitslice::crypt_batch::<V>(keys, out, e, count);
+pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], salt: u32, count: u32) {
+    bitslice::crypt_batch::<V>(keys, out, salt, count);
 }
 
 /// The backend handed to `cipher`'s closures; only [`encrypt`] and [`decrypt`] make one,
