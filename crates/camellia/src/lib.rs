@@ -372,21 +372,11 @@ impl_named!(Camellia256, expand256);
 #[cfg(test)]
 pub(crate) fn check_matches_soft(name: &str, par: usize) {
     use __backends::{available, camellia128_with, camellia192_with, camellia256_with};
-    use cipher::array::Array;
 
     if !testkit::available(name, available(name)) {
         return;
     }
-    fn enc<C: BlockCipherEncrypt<BlockSize = U16>>(c: &C, i: &[u8], o: &mut [u8]) {
-        let (i, _) = Array::slice_as_chunks(i);
-        let (o, _) = Array::slice_as_chunks_mut(o);
-        c.encrypt_blocks_b2b(i, o).expect("same lengths");
-    }
-    fn dec<C: BlockCipherDecrypt<BlockSize = U16>>(c: &C, i: &[u8], o: &mut [u8]) {
-        let (i, _) = Array::slice_as_chunks(i);
-        let (o, _) = Array::slice_as_chunks_mut(o);
-        c.decrypt_blocks_b2b(i, o).expect("same lengths");
-    }
+    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
     macro_rules! run {
         ($with:ident, $peer:ty, $n:literal) => {
             if name == "soft" {

@@ -130,22 +130,12 @@ pub mod __backends {
 #[cfg(test)]
 pub(crate) fn check_matches_soft(name: &str, par: usize) {
     use __backends::{available, rc2_with};
-    use cipher::{BlockCipherDecrypt, BlockCipherEncrypt, array::Array};
     use std::vec::Vec;
 
     if !testkit::available(name, available(name)) {
         return;
     }
-    fn enc<C: BlockCipherEncrypt<BlockSize = U8>>(c: &C, i: &[u8], o: &mut [u8]) {
-        let (i, _) = Array::slice_as_chunks(i);
-        let (o, _) = Array::slice_as_chunks_mut(o);
-        c.encrypt_blocks_b2b(i, o).expect("same lengths");
-    }
-    fn dec<C: BlockCipherDecrypt<BlockSize = U8>>(c: &C, i: &[u8], o: &mut [u8]) {
-        let (i, _) = Array::slice_as_chunks(i);
-        let (o, _) = Array::slice_as_chunks_mut(o);
-        c.decrypt_blocks_b2b(i, o).expect("same lengths");
-    }
+    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
     // The harness makes keys; the effective bits (1..=1024) ride in the first two bytes.
     let key = |rng: &mut testkit::Rng| {
         let len = rng.range(1, 128);

@@ -229,6 +229,22 @@ pub fn block<S, B>(
     }
 }
 
+/// `c.encrypt_blocks_b2b` over the whole blocks of `input` into `output` (same length):
+/// the encryption closure [`block`] takes, for any `cipher` block cipher.
+pub fn encrypt_b2b<C: cipher::BlockCipherEncrypt>(c: &C, input: &[u8], output: &mut [u8]) {
+    let (i, _) = cipher::Array::slice_as_chunks(input);
+    let (o, _) = cipher::Array::slice_as_chunks_mut(output);
+    c.encrypt_blocks_b2b(i, o).expect("same lengths");
+}
+
+/// `c.decrypt_blocks_b2b` over the whole blocks of `input` into `output`: [`block`]'s
+/// decryption closure.
+pub fn decrypt_b2b<C: cipher::BlockCipherDecrypt>(c: &C, input: &[u8], output: &mut [u8]) {
+    let (i, _) = cipher::Array::slice_as_chunks(input);
+    let (o, _) = cipher::Array::slice_as_chunks_mut(output);
+    c.decrypt_blocks_b2b(i, o).expect("same lengths");
+}
+
 /// The initial counter blocks a counter-mode backend must get right: random ones and
 /// ones whose low 32, 64 or all bits (big- and little-endian) are `k` steps before
 /// wrapping, for `k` in `0..=par+1`, so the wrap falls at every lane of a wide batch.
