@@ -278,10 +278,8 @@ pub mod __backends {
     use super::{Backend, Keys};
 
     fn keys<const R: usize>(name: &str, key: &[u8]) -> Keys<R> {
-        match Backend::by_name(name) {
-            Some(b) => Keys::new(b, key),
-            None => panic!("aes backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        Keys::new(b, key)
     }
 
     macro_rules! with {

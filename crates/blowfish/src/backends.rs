@@ -137,10 +137,8 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or `key` has a bad length.
     pub fn blowfish_with<T: ByteOrder>(name: &str, key: &[u8]) -> crate::Blowfish<T> {
-        match Backend::by_name(name) {
-            Some(b) => crate::Blowfish::with_backend(b, key).expect("key of 4..=56 bytes"),
-            None => panic!("blowfish backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        crate::Blowfish::with_backend(b, key).expect("key of 4..=56 bytes")
     }
 }
 

@@ -251,10 +251,7 @@ pub mod __backends {
     use crate::{Camellia128, Camellia192, Camellia256};
 
     fn backend(name: &str) -> Backend {
-        match Backend::by_name(name) {
-            Some(b) => b,
-            None => panic!("camellia backend `{name}` is not available on this CPU"),
-        }
+        Backend::named(name)
     }
 
     /// A [`Camellia128`] that runs on backend `name`.

@@ -170,10 +170,8 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or the key length is invalid.
     pub fn cast5_with(name: &str, key: &[u8]) -> crate::Cast5 {
-        match Backend::by_name(name) {
-            Some(b) => crate::Cast5::with_backend(b, key).expect("a 5..=16-byte key"),
-            None => panic!("cast5 backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        crate::Cast5::with_backend(b, key).expect("a 5..=16-byte key")
     }
 }
 

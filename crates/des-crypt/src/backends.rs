@@ -107,10 +107,8 @@ pub mod __backends {
         setting: &str,
         keys: &[K],
     ) -> Result<Vec<crate::CryptHash>, Error> {
-        match Backend::by_name(name) {
-            Some(b) => super::crypt_keys(b, setting, keys),
-            None => panic!("des-crypt backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        super::crypt_keys(b, setting, keys)
     }
 
     /// [`crate::crypt_many`] on backend `name`.
@@ -121,10 +119,8 @@ pub mod __backends {
         name: &str,
         jobs: &[(K, S)],
     ) -> Vec<Result<String, Error>> {
-        match Backend::by_name(name) {
-            Some(b) => super::crypt_many(b, jobs),
-            None => panic!("des-crypt backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        super::crypt_many(b, jobs)
     }
 
     /// [`crate::crypt_many_hashes`] on backend `name`.
@@ -135,10 +131,8 @@ pub mod __backends {
         name: &str,
         jobs: &[(K, S)],
     ) -> Vec<Result<crate::CryptHash, Error>> {
-        match Backend::by_name(name) {
-            Some(b) => super::crypt_many(b, jobs),
-            None => panic!("des-crypt backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        super::crypt_many(b, jobs)
     }
 }
 

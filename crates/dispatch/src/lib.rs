@@ -501,7 +501,8 @@ mod detect {
 /// See the [crate docs](crate) for the grammar. In the invoking module it generates:
 /// - `mod token`: one proof type per row, named like its variant, made only by
 ///   `token::V::get()` (detection), with `NEEDS` and `MIN_BLOCKS`;
-/// - `enum Backend` (`Copy`), with `name()`, `by_name()` and `best()`;
+/// - `enum Backend` (`Copy`), with `name()`, `by_name()`, `named()` (panics for a
+///   backend this CPU cannot run) and `best()`;
 /// - `fn detect()`: the forced backend (`--cfg <cfg>="<name>"`), else `Backend::best()`;
 /// - `pub mod __table`: `ALL` (the names compiled into this build), `TABLE` (every row, as
 ///   [`Row`]s), `available(name)` and `selected()`, for the crate's `__backends`.
@@ -585,6 +586,16 @@ macro_rules! backends {
                     )*
                     _ => None,
                 }
+            }
+
+            /// The backend named `name`, for the constructors of a crate's `__backends`.
+            ///
+            /// # Panics
+            /// If `name` is unknown or this CPU cannot run it.
+            pub(crate) fn named(name: &str) -> Self {
+                Self::by_name(name).unwrap_or_else(|| {
+                    panic!("{} backend `{name}` is not available on this CPU", $krate)
+                })
             }
 
             /// The automatic choice: the first row of the table (after `soft`) that this

@@ -117,10 +117,8 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn idea_with(name: &str, key: &[u8; 16]) -> crate::Idea {
-        match Backend::by_name(name) {
-            Some(b) => crate::Idea::with_backend(key, b),
-            None => panic!("idea backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        crate::Idea::with_backend(key, b)
     }
 }
 

@@ -164,10 +164,8 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress_with(name: &str, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-        match Backend::by_name(name) {
-            Some(b) => b.compress(state, blocks),
-            None => panic!("md5 backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        b.compress(state, blocks)
     }
 
     /// Multi-buffer MD5 ([`crate::multi::digest_into`]) with backend `name`.
@@ -175,9 +173,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or if the lengths differ.
     pub fn digest_many_with<M: AsRef<[u8]>>(name: &str, msgs: &[M], out: &mut [[u8; 16]]) {
-        match Backend::by_name(name) {
-            Some(b) => b.digest_many(msgs, out),
-            None => panic!("md5 backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        b.digest_many(msgs, out)
     }
 }

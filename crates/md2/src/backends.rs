@@ -43,9 +43,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress_with(name: &str, x: &mut [u8; 48], c: &mut [u8; 16], blocks: &[[u8; 16]]) {
-        match Backend::by_name(name) {
-            Some(b) => b.compress(x, c, blocks),
-            None => panic!("md2 backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        b.compress(x, c, blocks)
     }
 }

@@ -117,10 +117,8 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn rc2_with(name: &str, key: &[u8], eff_key_len: usize) -> crate::Rc2 {
-        match Backend::by_name(name) {
-            Some(b) => crate::Rc2::with_backend(key, eff_key_len, b),
-            None => panic!("rc2 backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        crate::Rc2::with_backend(key, eff_key_len, b)
     }
 }
 

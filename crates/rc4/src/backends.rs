@@ -59,8 +59,6 @@ pub mod __backends {
     /// # Panics
     /// If `name` is not [`available`].
     pub fn apply_keystream_with(name: &str, cipher: &mut Rc4, buf: &mut [u8]) {
-        let backend = Backend::by_name(name)
-            .unwrap_or_else(|| panic!("rc4 backend `{name}` is not available"));
-        backend.apply_keystream(&mut cipher.state, buf.into());
+        Backend::named(name).apply_keystream(&mut cipher.state, buf.into());
     }
 }

@@ -60,17 +60,12 @@ pub mod __backends {
     pub use super::__table::*;
     use super::Backend;
 
-    fn get(name: &str) -> Backend {
-        Backend::by_name(name)
-            .unwrap_or_else(|| panic!("ripemd backend `{name}` is not available on this CPU"))
-    }
-
     /// RIPEMD-128 compression of `blocks` into `state` with backend `name`.
     ///
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress128_with(name: &str, state: &mut [u32; 4], blocks: &[[u8; 64]]) {
-        get(name).compress128(state, blocks)
+        Backend::named(name).compress128(state, blocks)
     }
 
     /// RIPEMD-160 compression of `blocks` into `state` with backend `name`.
@@ -78,7 +73,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress160_with(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        get(name).compress160(state, blocks)
+        Backend::named(name).compress160(state, blocks)
     }
 
     /// RIPEMD-256 compression of `blocks` into `state` with backend `name`.
@@ -86,7 +81,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress256_with(name: &str, state: &mut [u32; 8], blocks: &[[u8; 64]]) {
-        get(name).compress256(state, blocks)
+        Backend::named(name).compress256(state, blocks)
     }
 
     /// RIPEMD-320 compression of `blocks` into `state` with backend `name`.
@@ -94,6 +89,6 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress320_with(name: &str, state: &mut [u32; 10], blocks: &[[u8; 64]]) {
-        get(name).compress320(state, blocks)
+        Backend::named(name).compress320(state, blocks)
     }
 }

@@ -196,10 +196,8 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or the key length is wrong.
     pub fn serpent_with(name: &str, key: &[u8]) -> crate::Serpent {
-        match Backend::by_name(name) {
-            Some(b) => crate::Serpent::with_backend(key, b).expect("key of 16..=32 bytes"),
-            None => panic!("serpent backend `{name}` is not available on this CPU"),
-        }
+        let b = Backend::named(name);
+        crate::Serpent::with_backend(key, b).expect("key of 16..=32 bytes")
     }
 }
 
