@@ -346,17 +346,16 @@ fn chars(out: [u8; 8]) -> u128 {
 }
 
 /// The hash text as a `String`: the setting's prefix (checked: alphabet characters) and
-/// 11 alphabet characters, pushed as `char`s (no UTF-8 validation pass).
-fn encode(setting: &str, st: &Setting, out: [u8; 8]) -> String {
+/// the 11 characters of `text` (as [`chars`] makes them), pushed as `char`s (no UTF-8
+/// validation pass).
+fn encode(setting: &str, st: &Setting, text: u128) -> String {
     let pre = if st.ext { 9 } else { 2 };
     let mut s = String::with_capacity(pre + 11);
     s.push_str(&setting[..pre]);
-    // Table look-ups pushed one by one: `chars` here measured 4 % slower (Intel).
-    let v = u64::from_be_bytes(out);
-    for i in 0..10 {
-        s.push(char::from(ALPHABET[((v >> (58 - 6 * i)) & 63) as usize]));
+    for &c in &text.to_le_bytes()[..11] {
+        // `& 0x7F` (a no-op on these characters) lets `push` skip its multi-byte paths.
+        s.push(char::from(c & 0x7F));
     }
-    s.push(char::from(ALPHABET[((v << 2) & 63) as usize]));
     s
 }
 
@@ -425,7 +424,7 @@ pub fn crypt(key: &[u8], setting: &str) -> Result<String, Error> {
     let st = Setting::parse(setting)?;
     let k = des::__crypt::Key::new(&des_key(key, &st));
     let out = k.crypt([0; 8], st.salt, st.count, false);
-    Ok(encode(setting, &st, out))
+    Ok(encode(setting, &st, chars(out)))
 }
 
 /// Whether `crypt(key, hash)` is `hash`; the comparison runs in constant time over the
@@ -480,22 +479,23 @@ pub fn crypt_many_hashes<K: AsRef<[u8]>, S: AsRef<str>>(
 /// One hash result as a batch call returns it: an allocated `String` ([`crypt_many`]) or
 /// an inline [`CryptHash`] ([`crypt_many_hashes`]).
 pub(crate) trait HashOut: Clone {
-    /// The hash text for `setting` (parsed to `st`) and DES output `out`.
-    fn make(setting: &str, st: &Setting, out: [u8; 8]) -> Self;
+    /// The hash text for `setting` (parsed to `st`) and the 11 characters `text` (the
+    /// low bytes of the little-endian word, as [`chars`] makes them).
+    fn make(setting: &str, st: &Setting, text: u128) -> Self;
 }
 
 impl HashOut for String {
     #[inline]
-    fn make(setting: &str, st: &Setting, out: [u8; 8]) -> Self {
-        encode(setting, st, out)
+    fn make(setting: &str, st: &Setting, text: u128) -> Self {
+        encode(setting, st, text)
     }
 }
 
 impl HashOut for CryptHash {
     #[inline]
-    fn make(setting: &str, st: &Setting, out: [u8; 8]) -> Self {
+    fn make(setting: &str, st: &Setting, text: u128) -> Self {
         // The prefix (2 or 9 setting characters) and the 11 characters as two words.
-        let (c, s) = (chars(out), setting.as_bytes());
+        let (c, s) = (text, setting.as_bytes());
         let (lo, hi, len) = if st.ext {
             let pre = u64::from_le_bytes(s[..8].try_into().expect("BSDi settings have 9+"));
             let pre = u128::from(pre) | u128::from(s[8]) << 64;
@@ -553,7 +553,7 @@ fn run_keys_with<J, T>(
     key: fn(&J) -> &[u8],
     lanes: usize,
     batch: &mut impl FnMut(&[[u8; 8]], u32, u32, &mut [[u8; 8]]),
-    mut out: impl FnMut(&str, &Setting, [u8; 8]) -> T,
+    mut out: impl FnMut(&str, &Setting, u128) -> T,
 ) -> Result<Vec<T>, Error> {
     let st = Setting::parse(setting)?;
     let mut res = Vec::with_capacity(keys.len());
@@ -561,20 +561,20 @@ fn run_keys_with<J, T>(
         for k in keys {
             let o = des::__crypt::Key::new(&des_key(key(k), &st))
                 .crypt([0; 8], st.salt, st.count, false);
-            res.push(out(setting, &st, o));
+            res.push(out(setting, &st, chars(o)));
         }
         return Ok(res);
     }
+    // A whole batch every call: a short last one runs the keys left in `kb`.
     let mut kb = vec![[0u8; 8]; lanes];
-    let mut ob = vec![[0u8; 8]; lanes];
+    let mut ob = vec![[0u8; 8]; 2 * lanes];
     for part in keys.chunks(lanes) {
         for (d, k) in kb.iter_mut().zip(part) {
             *d = des_key(key(k), &st);
         }
-        let n = part.len();
-        batch(&kb[..n], st.salt, st.count, &mut ob[..n]);
-        for &o in &ob[..n] {
-            res.push(out(setting, &st, o));
+        batch(&kb, st.salt, st.count, &mut ob);
+        for i in 0..part.len() {
+            res.push(out(setting, &st, text(&ob, lanes, i)));
         }
     }
     for k in kb.iter_mut() {
@@ -583,11 +583,18 @@ fn run_keys_with<J, T>(
     Ok(res)
 }
 
+/// Lane `i`'s 11 characters from a batch's `text` (bytes 0..8 of every lane, then bytes
+/// 8..16: `des::__crypt::crypt_batch`), as [`chars`] makes them.
+#[inline]
+fn text(text: &[[u8; 8]], lanes: usize, i: usize) -> u128 {
+    u128::from(u64::from_le_bytes(text[i])) | u128::from(u64::from_le_bytes(text[lanes + i])) << 64
+}
+
 /// [`HashOut::make`] for a job whose setting parsed to `salt` and `count`.
 #[inline]
-fn encode_job<T: HashOut>(setting: &str, salt: u32, count: u32, out: [u8; 8]) -> T {
+fn encode_job<T: HashOut>(setting: &str, salt: u32, count: u32, text: u128) -> T {
     let ext = setting.starts_with('_');
-    T::make(setting, &Setting { salt, count, ext }, out)
+    T::make(setting, &Setting { salt, count, ext }, text)
 }
 
 /// Shared by every backend: parse, fold the keys, group by (salt, count) (stable), and
@@ -637,7 +644,7 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>, T: HashOut>(
         ok.sort_unstable_by_key(|&(salt, count, i, _)| (salt, count, i));
     }
     let mut keys = vec![[0u8; 8]; lanes.max(1)];
-    let mut outs = vec![[0u8; 8]; lanes.max(1)];
+    let mut outs = vec![[0u8; 8]; 2 * lanes.max(1)];
     let mut at = 0;
     while at < ok.len() {
         let (salt, count) = (ok[at].0, ok[at].1);
@@ -646,17 +653,17 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>, T: HashOut>(
         if lanes == 0 || group.len() < BATCH_MIN {
             for &(_, _, i, k) in group {
                 let out = des::__crypt::Key::new(&k).crypt([0; 8], salt, count, false);
-                res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, out));
+                res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, chars(out)));
             }
         } else {
             for part in group.chunks(lanes) {
                 for (d, &(_, _, _, k)) in keys.iter_mut().zip(part) {
                     *d = k;
                 }
-                let n = part.len();
-                batch(&keys[..n], salt, count, &mut outs[..n]);
-                for (&(_, _, i, _), &out) in part.iter().zip(&outs[..n]) {
-                    res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, out));
+                batch(&keys, salt, count, &mut outs);
+                for (l, &(_, _, i, _)) in part.iter().enumerate() {
+                    let text = text(&outs, lanes, l);
+                    res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, text));
                 }
             }
         }

@@ -250,13 +250,16 @@ pub mod __crypt {
         }
     }
 
-    /// `count` salted DES encryptions of the all-zero block under each of `keys` (at most
-    /// [`lanes`]`(name)` of them) on backend `name`'s bitsliced batch: `out[i]` is the
-    /// result of `keys[i]`. Constant time (bitwise operations only).
+    /// `count` salted DES encryptions of the all-zero block under each of `keys` (exactly
+    /// [`lanes`]`(name)` of them) on backend `name`'s bitsliced batch, encoded as
+    /// `crypt(3)` does: key `i`'s 11 hash characters (its result's 64 bits big-endian in
+    /// 6-bit groups, `./0-9A-Za-z`) and 5 zero bytes are `text[i]` (bytes 0..8) then
+    /// `text[lanes + i]` (bytes 8..16). The batch reads and writes the callers' buffers
+    /// in place. Constant time (bitwise operations only, the encoding included).
     ///
     /// # Panics
-    /// If `name` has no batch on this CPU, `keys` is longer than a batch, or `out` and
-    /// `keys` differ in length.
+    /// If `name` has no batch on this CPU, or `keys` is not [`lanes`]`(name)` long and
+    /// `text` twice that.
     // Without a bitsliced backend in the build (another arch, Rust < 1.89) `lanes` is 0
     // and this only panics.
     #[cfg_attr(
@@ -264,48 +267,31 @@ pub mod __crypt {
             any(target_arch = "x86_64", target_arch = "aarch64"),
             simdcrypt_rustc = "1.89"
         )),
-        allow(unused_variables, unused_mut, unreachable_code)
+        allow(unused_variables, unreachable_code)
     )]
-    pub fn crypt_batch(name: &str, keys: &[[u8; 8]], salt: u32, count: u32, out: &mut [[u8; 8]]) {
+    pub fn crypt_batch(name: &str, keys: &[[u8; 8]], salt: u32, count: u32, text: &mut [[u8; 8]]) {
         let n = lanes(name);
         assert!(
-            n != 0 && keys.len() <= n && out.len() == keys.len(),
+            n != 0 && keys.len() == n && text.len() == 2 * n,
             "des: no crypt batch of {} keys on backend `{name}`",
             keys.len()
         );
         let salt = salt & 0xFF_FFFF;
-        let mut k = [Block::default(); 512];
-        for (b, key) in k.iter_mut().zip(keys) {
-            *b = (*key).into();
-        }
-        let mut o = [Block::default(); 512];
+        let (k, o) = (
+            Block::cast_slice_from_core(keys),
+            Block::cast_slice_from_core_mut(text),
+        );
         match Backend::by_name(name) {
             // SAFETY: the token in `Avx2` proves the CPU has AVX2 (`crypt_batch`'s features).
             #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Some(Backend::Avx2(_)) => unsafe {
-                super::avx2::crypt_batch(&k[..256], &mut o[..256], salt, count)
-            },
+            Some(Backend::Avx2(_)) => unsafe { super::avx2::crypt_batch(k, o, salt, count) },
             // SAFETY: the token in `Avx512` proves AVX-512F and AVX-512VL.
             #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Some(Backend::Avx512(_)) => unsafe {
-                super::avx512::crypt_batch(&k, &mut o, salt, count)
-            },
+            Some(Backend::Avx512(_)) => unsafe { super::avx512::crypt_batch(k, o, salt, count) },
             // SAFETY: the token in `Neon` proves the CPU has NEON.
             #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-            Some(Backend::Neon(_)) => unsafe {
-                super::neon::crypt_batch(&k[..128], &mut o[..128], salt, count)
-            },
+            Some(Backend::Neon(_)) => unsafe { super::neon::crypt_batch(k, o, salt, count) },
             _ => unreachable!("checked by `lanes`"),
-        }
-        for (d, s) in out.iter_mut().zip(&o) {
-            *d = (*s).into();
-        }
-        #[cfg(feature = "zeroize")]
-        {
-            use cipher::zeroize::Zeroize;
-            for b in k.iter_mut() {
-                b.as_mut_slice().zeroize();
-            }
         }
     }
 }

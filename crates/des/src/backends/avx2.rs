@@ -161,7 +161,8 @@ fn run<const P: usize>(
 }
 
 /// `des-crypt`'s batch: `count` salted DES encryptions of the zero block under 256
-/// keys, one per lane (see `bitslice::crypt_batch`). Out of line, as the ECB batches.
+/// keys, one per lane, encoded as `crypt(3)` hash characters (see `bitslice::crypt_batch`).
+/// Out of line, as the ECB batches.
 #[inline(never)]
 #[target_feature(enable = "avx2")]
 pub(crate) fn crypt_batch(keys: &[Block], out: &mut [Block], salt: u32, count: u32) {
