@@ -278,8 +278,7 @@ pub mod __backends {
     use super::{Backend, Keys};
 
     fn keys<const R: usize>(name: &str, key: &[u8]) -> Keys<R> {
-        let b = Backend::named(name);
-        Keys::new(b, key)
+        Keys::new(Backend::named(name), key)
     }
 
     macro_rules! with {

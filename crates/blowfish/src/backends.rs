@@ -137,8 +137,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or `key` has a bad length.
     pub fn blowfish_with<T: ByteOrder>(name: &str, key: &[u8]) -> crate::Blowfish<T> {
-        let b = Backend::named(name);
-        crate::Blowfish::with_backend(b, key).expect("key of 4..=56 bytes")
+        crate::Blowfish::with_backend(Backend::named(name), key).expect("key of 4..=56 bytes")
     }
 }
 

@@ -170,8 +170,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or the key length is invalid.
     pub fn cast5_with(name: &str, key: &[u8]) -> crate::Cast5 {
-        let b = Backend::named(name);
-        crate::Cast5::with_backend(b, key).expect("a 5..=16-byte key")
+        crate::Cast5::with_backend(Backend::named(name), key).expect("a 5..=16-byte key")
     }
 }
 

@@ -107,8 +107,7 @@ pub mod __backends {
         setting: &str,
         keys: &[K],
     ) -> Result<Vec<crate::CryptHash>, Error> {
-        let b = Backend::named(name);
-        super::crypt_keys(b, setting, keys)
+        super::crypt_keys(Backend::named(name), setting, keys)
     }
 
     /// [`crate::crypt_many`] on backend `name`.
@@ -119,8 +118,7 @@ pub mod __backends {
         name: &str,
         jobs: &[(K, S)],
     ) -> Vec<Result<String, Error>> {
-        let b = Backend::named(name);
-        super::crypt_many(b, jobs)
+        super::crypt_many(Backend::named(name), jobs)
     }
 
     /// [`crate::crypt_many_hashes`] on backend `name`.
@@ -131,8 +129,7 @@ pub mod __backends {
         name: &str,
         jobs: &[(K, S)],
     ) -> Vec<Result<crate::CryptHash, Error>> {
-        let b = Backend::named(name);
-        super::crypt_many(b, jobs)
+        super::crypt_many(Backend::named(name), jobs)
     }
 }
 

@@ -495,14 +495,14 @@ impl HashOut for CryptHash {
     #[inline]
     fn make(setting: &str, st: &Setting, text: u128) -> Self {
         // The prefix (2 or 9 setting characters) and the 11 characters as two words.
-        let (c, s) = (text, setting.as_bytes());
+        let s = setting.as_bytes();
         let (lo, hi, len) = if st.ext {
             let pre = u64::from_le_bytes(s[..8].try_into().expect("BSDi settings have 9+"));
             let pre = u128::from(pre) | u128::from(s[8]) << 64;
-            (pre | c << 72, (c >> 56) as u32, 20)
+            (pre | text << 72, (text >> 56) as u32, 20)
         } else {
             (
-                u128::from(u16::from_le_bytes([s[0], s[1]])) | c << 16,
+                u128::from(u16::from_le_bytes([s[0], s[1]])) | text << 16,
                 0,
                 13,
             )
@@ -574,7 +574,7 @@ fn run_keys_with<J, T>(
         }
         batch(&kb, st.salt, st.count, &mut ob);
         for i in 0..part.len() {
-            res.push(out(setting, &st, text(&ob, lanes, i)));
+            res.push(out(setting, &st, lane_text(&ob, lanes, i)));
         }
     }
     for k in kb.iter_mut() {
@@ -586,7 +586,7 @@ fn run_keys_with<J, T>(
 /// Lane `i`'s 11 characters from a batch's `text` (bytes 0..8 of every lane, then bytes
 /// 8..16: `des::__crypt::crypt_batch`), as [`chars`] makes them.
 #[inline]
-fn text(text: &[[u8; 8]], lanes: usize, i: usize) -> u128 {
+fn lane_text(text: &[[u8; 8]], lanes: usize, i: usize) -> u128 {
     u128::from(u64::from_le_bytes(text[i])) | u128::from(u64::from_le_bytes(text[lanes + i])) << 64
 }
 
@@ -662,7 +662,7 @@ fn run_many<K: AsRef<[u8]>, S: AsRef<str>, T: HashOut>(
                 }
                 batch(&keys, salt, count, &mut outs);
                 for (l, &(_, _, i, _)) in part.iter().enumerate() {
-                    let text = text(&outs, lanes, l);
+                    let text = lane_text(&outs, lanes, l);
                     res[i] = Ok(encode_job(jobs[i].1.as_ref(), salt, count, text));
                 }
             }

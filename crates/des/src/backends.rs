@@ -173,8 +173,7 @@ pub mod __backends {
     use super::{Backend, Keys};
 
     fn keys<const K: usize>(name: &str, key: &[u8]) -> Keys<K> {
-        let b = Backend::named(name);
-        Keys::new(b, key)
+        Keys::new(Backend::named(name), key)
     }
 
     macro_rules! with {

@@ -117,8 +117,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn idea_with(name: &str, key: &[u8; 16]) -> crate::Idea {
-        let b = Backend::named(name);
-        crate::Idea::with_backend(key, b)
+        crate::Idea::with_backend(key, Backend::named(name))
     }
 }
 

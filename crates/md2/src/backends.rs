@@ -43,7 +43,6 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress_with(name: &str, x: &mut [u8; 48], c: &mut [u8; 16], blocks: &[[u8; 16]]) {
-        let b = Backend::named(name);
-        b.compress(x, c, blocks)
+        Backend::named(name).compress(x, c, blocks)
     }
 }

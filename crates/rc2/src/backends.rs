@@ -117,8 +117,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn rc2_with(name: &str, key: &[u8], eff_key_len: usize) -> crate::Rc2 {
-        let b = Backend::named(name);
-        crate::Rc2::with_backend(key, eff_key_len, b)
+        crate::Rc2::with_backend(key, eff_key_len, Backend::named(name))
     }
 }
 

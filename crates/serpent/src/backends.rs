@@ -196,8 +196,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or the key length is wrong.
     pub fn serpent_with(name: &str, key: &[u8]) -> crate::Serpent {
-        let b = Backend::named(name);
-        crate::Serpent::with_backend(key, b).expect("key of 16..=32 bytes")
+        crate::Serpent::with_backend(key, Backend::named(name)).expect("key of 16..=32 bytes")
     }
 }
 

@@ -256,8 +256,7 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU.
     pub fn compress_with(name: &str, state: &mut [u32; 5], blocks: &[[u8; 64]]) {
-        let b = Backend::named(name);
-        b.compress(state, blocks)
+        Backend::named(name).compress(state, blocks)
     }
 
     /// Multi-buffer SHA-1 ([`crate::multi::digest_into`]) with backend `name`.
@@ -265,7 +264,6 @@ pub mod __backends {
     /// # Panics
     /// If `name` is unknown or cannot run on this CPU, or if the lengths differ.
     pub fn digest_many_with<M: AsRef<[u8]>>(name: &str, msgs: &[M], out: &mut [[u8; 20]]) {
-        let b = Backend::named(name);
-        b.digest_many(msgs, out)
+        Backend::named(name).digest_many(msgs, out)
     }
 }

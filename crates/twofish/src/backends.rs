@@ -175,8 +175,7 @@ pub mod __backends {
     /// If `name` is unknown or cannot run on this CPU, or the key length is wrong.
     pub fn twofish_with(name: &str, key: &[u8]) -> crate::Twofish {
         assert!(matches!(key.len(), 16 | 24 | 32), "bad Twofish key length");
-        let b = Backend::named(name);
-        crate::Twofish::from_keys(Keys::new(b, key))
+        crate::Twofish::from_keys(Keys::new(Backend::named(name), key))
     }
 }
 
