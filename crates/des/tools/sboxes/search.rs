@@ -30,15 +30,17 @@
 //! together are at most three nodes; `gate2` keeps the smaller of its own search and of
 //! the `lut3` circuit lowered gate by gate to minimal formulas.
 //!
-//! A second step, `--improve FILE`, shrinks the recorded `gate2` circuits of a description
-//! file (the first step's output; see [`improve`]). Kwan's search builds the outputs one
+//! A second step, `--improve FILE`, shrinks the recorded circuits of a description file
+//! (the first step's output, or an earlier improvement's; see [`improve`]) of the kinds
+//! `--kind` names (default both). Kwan's search builds the outputs one
 //! after the other, so the first outputs cannot use gates the later ones build; the
 //! improvement therefore rebuilds one, two or three outputs at a time on top of the gates
 //! the other outputs keep (the shared-gate pool, as sboxgates builds each new output over
 //! all gates built so far, here with the pool taken from a whole circuit), and after every
-//! rebuild runs [`resub`], a resubstitution pass that re-expresses each gate over other
-//! nodes as 0, 1 or 2 new gates (merging duplicates and dropping the dead cone), then
-//! folds NOT into AND as ANDNOT ([`fold_nots`]). It is deterministic from the input file,
+//! rebuild tidies the circuit: for `gate2` with [`resub`], a resubstitution pass that
+//! re-expresses each gate over other nodes as 0, 1 or 2 new gates (merging duplicates and
+//! dropping the dead cone), then folding NOT into AND as ANDNOT ([`fold_nots`]); for `lut3`
+//! with [`merge_luts`], as after the first step. It is deterministic from the input file,
 //! `--seed` and its parameters, and bounded by `--rounds`.
 
 mod circuits;
@@ -1140,14 +1142,17 @@ fn fold_nots(mut st: St, outs: [usize; 4]) -> (St, [usize; 4]) {
     prune(&st, outs)
 }
 
-/// `--improve`: shrinks a recorded `gate2` circuit of S-box `i`. First [`resub`]; then
-/// `rounds` rounds that each rebuild one output (`r % 4`) with [`Search::create`] on top
-/// of the gates the other three outputs need (Kwan's search with the other outputs'
-/// gates as the shared pool, the "polish" of [`restart`]), followed by [`resub`]; a round
+/// `--improve`: shrinks a recorded circuit of kind `kind` of S-box `i`. First the kind's
+/// tidy pass ([`resub`] and [`fold_nots`] for `gate2`, [`merge_luts`] for `lut3`); then
+/// `rounds` rounds that each rebuild one, two or three outputs (the sets of at most
+/// `group` outputs in turn) with [`Search::create`] on top of the gates the other outputs
+/// need (Kwan's search with the other outputs' gates as the shared pool, the "polish" of
+/// [`restart`]), followed by the tidy pass; a round
 /// is kept when the circuit is no larger (plateau moves let it drift). Round `r` draws
 /// its tie-breaks from `(seed, i, r)`, so the result is a function of the input circuit,
 /// the seed and the parameters.
 fn improve(
+    kind: Kind,
     fm: &Formulas,
     p: Params,
     seed: u64,
@@ -1168,6 +1173,9 @@ fn improve(
     }
     let outs0 = c.outs.map(|o| o as usize);
     let tidy = |st: St, res: [usize; 4]| {
+        if kind == Kind::Lut3 {
+            return merge_luts(st, res);
+        }
         let (st, res) = fold_nots(st, res);
         let (st, res) = resub(fm, st, res);
         fold_nots(st, res)
@@ -1188,7 +1196,7 @@ fn improve(
         let mut rng = Rng(seed ^ (i as u64) << 48 ^ 0xA5 << 40 ^ r as u64);
         rng.next();
         let mut s = Search {
-            kind: Kind::Gate2,
+            kind,
             rng,
             p,
             fm,
@@ -1376,8 +1384,8 @@ fn main() {
                         }
                         let c = &cs[k];
                         let i = c.sbox - 1;
-                        let out = if c.kind == Kind::Gate2 && only.contains(&i) {
-                            let (st, o) = improve(&fm, p, seed, rounds, group, i, &tables[i], c);
+                        let out = if kinds.contains(&c.kind) && only.contains(&i) {
+                            let (st, o) = improve(c.kind, &fm, p, seed, rounds, group, i, &tables[i], c);
                             let meta = format!(
                                 "{} improve-seed={seed} improve-rounds={rounds} improve-group={group} \
                                  improve-branch={} improve-quad-depth={} \
@@ -1388,10 +1396,11 @@ fn main() {
                                 p.sel_depth,
                                 p.sel_nodes
                             );
-                            let n = to_circuit(i, Kind::Gate2, &st, o, meta);
+                            let n = to_circuit(i, c.kind, &st, o, meta);
                             eprintln!(
-                                "S{} gate2: {} -> {} gates ({:.1}s)",
+                                "S{} {}: {} -> {} gates ({:.1}s)",
                                 i + 1,
+                                if c.kind == Kind::Lut3 { "lut3" } else { "gate2" },
                                 c.gates.len(),
                                 n.gates.len(),
                                 t0.elapsed().as_secs_f64()

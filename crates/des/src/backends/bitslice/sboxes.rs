@@ -1,45 +1,44 @@
 //! DES S-boxes as gate networks over bit planes. Generated (do not edit): the
 //! circuits of `tools/sboxes/circuits.txt`, found by `tools/sboxes/search.rs` and
 //! emitted by `tools/sboxes/circuits.rs` (see `tools/sboxes/README.md`).
-//! Three-input gates: 205 in all (25.625 per S-box); two-input gates (and-not
+//! Three-input gates: 194 in all (24.25 per S-box); two-input gates (and-not
 //! counts one): 382 (47.75 per S-box).
 
 #![allow(clippy::all)]
 
 use super::Gates;
 
-/// S-box 1 with three-input gates (27 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 1 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s1<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t0 = V::tl::<0x86>(x[3], x[4], x[5]);
     let t1 = V::tl::<0xBC>(x[0], x[3], x[4]);
-    let t2 = V::tl::<0xC6>(x[1], t0, t1);
-    let t3 = V::tl::<0x66>(x[3], x[0], x[5]);
-    let t4 = V::tl::<0xBC>(x[4], t3, t0);
-    let t5 = V::tl::<0x24>(t3, x[5], x[3]);
-    let t6 = V::tl::<0xCB>(x[1], t4, t5);
-    let t7 = V::tl::<0xCA>(x[2], t2, t6);
-    let t8 = V::tl::<0xA4>(x[4], x[5], x[2]);
-    let t9 = V::tl::<0xC9>(x[1], t8, t0);
-    let t10 = V::tl::<0xC9>(x[3], t9, t0);
-    let t11 = V::tl::<0x8B>(t0, t7, t6);
-    let t12 = V::tl::<0x72>(x[0], t11, t8);
-    let t13 = V::tl::<0xC6>(x[3], t11, t12);
-    let t14 = V::tl::<0x6C>(t3, t10, t13);
-    let t15 = V::tl::<0x94>(t4, t13, t0);
-    let t16 = V::tl::<0xBA>(t2, x[4], x[0]);
-    let t17 = V::tl::<0xC6>(x[1], t15, t16);
-    let t18 = V::tl::<0xC4>(t6, t1, x[5]);
-    let t19 = V::tl::<0x9C>(x[1], t18, x[3]);
-    let t20 = V::tl::<0x6C>(x[2], t17, t19);
-    let t21 = V::tl::<0x69>(t14, t7, t20);
-    let t22 = V::tl::<0x57>(t20, x[5], x[4]);
-    let t23 = V::tl::<0x6C>(x[1], t21, t22);
-    let t24 = V::tl::<0x9F>(t10, t21, t6);
-    let t25 = V::tl::<0x62>(x[5], t22, t24);
-    let t26 = V::tl::<0xC6>(x[3], t23, t25);
-    [t7, t26, t20, t14]
+    let t2 = V::tl::<0x66>(x[3], x[0], x[5]);
+    let t3 = V::tl::<0xBC>(x[4], t2, t0);
+    let t4 = V::tl::<0xB5>(t1, x[4], x[1]);
+    let t5 = V::tl::<0x92>(t3, x[3], x[1]);
+    let t6 = V::tl::<0x97>(x[2], x[5], x[4]);
+    let t7 = V::tl::<0x7B>(x[3], x[0], x[4]);
+    let t8 = V::tl::<0x6C>(t4, t6, t7);
+    let t9 = V::tl::<0xB4>(t0, t1, x[1]);
+    let t10 = V::tl::<0x4A>(x[5], t8, t9);
+    let t11 = V::tl::<0x36>(t5, t6, t10);
+    let t12 = V::tl::<0xCA>(x[2], x[3], x[0]);
+    let t13 = V::tl::<0x27>(t4, t5, x[2]);
+    let t14 = V::tl::<0xE6>(t6, t11, x[1]);
+    let t15 = V::tl::<0x93>(t10, t7, t13);
+    let t16 = V::tl::<0xA4>(t12, t14, t15);
+    let t17 = V::tl::<0x63>(t2, x[4], t16);
+    let t18 = V::tl::<0xAC>(x[1], t17, t13);
+    let t19 = V::tl::<0x5C>(t18, t14, t3);
+    let t20 = V::tl::<0xAC>(x[1], t19, t3);
+    let t21 = V::tl::<0xAC>(x[2], t20, t9);
+    let t22 = V::tl::<0x65>(x[5], t16, t13);
+    let t23 = V::tl::<0xAC>(x[1], t12, t13);
+    let t24 = V::tl::<0xD2>(t11, t2, t23);
+    let t25 = V::tl::<0x6C>(t18, t8, t9);
+    [t21, t22, t24, t25]
 }
 
 /// S-box 1 with two-input gates (53 gates).
@@ -101,7 +100,7 @@ pub(crate) fn s1_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t39, t33, t52, t50]
 }
 
-/// S-box 2 with three-input gates (25 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 2 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s2<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -110,27 +109,26 @@ pub(crate) fn s2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t2 = V::tl::<0xBF>(x[4], x[5], x[0]);
     let t3 = V::tl::<0xC6>(x[3], t1, t2);
     let t4 = V::tl::<0x69>(t3, x[4], x[2]);
-    let t5 = V::tl::<0xCD>(x[5], t4, x[4]);
+    let t5 = V::tl::<0xAB>(x[4], x[5], t4);
     let t6 = V::tl::<0xCB>(x[0], t5, x[5]);
-    let t7 = V::tl::<0x6C>(x[1], t3, t6);
-    let t8 = V::tl::<0x69>(x[0], x[3], x[4]);
-    let t9 = V::tl::<0xE9>(x[4], t1, t4);
-    let t10 = V::tl::<0x6C>(x[1], t8, t9);
-    let t11 = V::tl::<0xA9>(x[1], x[2], t8);
-    let t12 = V::tl::<0x6C>(x[3], t11, t0);
-    let t13 = V::tl::<0xAC>(x[5], t10, t12);
-    let t14 = V::tl::<0x69>(t11, x[5], x[3]);
-    let t15 = V::tl::<0xA6>(t13, t1, x[3]);
-    let t16 = V::tl::<0x6C>(x[4], t14, t15);
-    let t17 = V::tl::<0xE9>(x[4], t4, t14);
-    let t18 = V::tl::<0x6C>(x[1], t16, t17);
-    let t19 = V::tl::<0x69>(t4, x[5], x[1]);
-    let t20 = V::tl::<0x20>(t6, t18, t13);
-    let t21 = V::tl::<0x46>(x[4], t19, t20);
-    let t22 = V::tl::<0xD6>(t19, t1, t10);
-    let t23 = V::tl::<0x58>(x[2], t22, t6);
-    let t24 = V::tl::<0x6C>(t3, t21, t23);
-    [t18, t13, t24, t7]
+    let t7 = V::tl::<0x6A>(t6, x[1], t3);
+    let t8 = V::tl::<0x93>(x[4], t4, x[5]);
+    let t9 = V::tl::<0x6A>(x[3], x[5], t7);
+    let t10 = V::tl::<0x63>(x[4], x[1], t9);
+    let t11 = V::tl::<0x69>(x[3], x[4], x[0]);
+    let t12 = V::tl::<0x9C>(t10, t8, x[0]);
+    let t13 = V::tl::<0xDA>(t3, x[4], x[5]);
+    let t14 = V::tl::<0xA6>(t1, t9, t12);
+    let t15 = V::tl::<0x56>(t12, t5, t13);
+    let t16 = V::tl::<0xC6>(x[4], t14, t15);
+    let t17 = V::tl::<0xB9>(t4, t11, x[1]);
+    let t18 = V::tl::<0x6C>(x[0], t16, t17);
+    let t19 = V::tl::<0x9E>(t8, x[4], t1);
+    let t20 = V::tl::<0x6C>(x[1], t11, t19);
+    let t21 = V::tl::<0x47>(t4, t10, x[2]);
+    let t22 = V::tl::<0x6C>(x[5], t20, t21);
+    let t23 = V::tl::<0xA6>(x[1], t13, t12);
+    [t23, t22, t18, t7]
 }
 
 /// S-box 2 with two-input gates (48 gates).
@@ -187,7 +185,7 @@ pub(crate) fn s2_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t37, t35, t47, t25]
 }
 
-/// S-box 3 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 3 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s3<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -196,28 +194,26 @@ pub(crate) fn s3<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t2 = V::tl::<0x6C>(x[2], t0, t1);
     let t3 = V::tl::<0xE9>(x[4], x[2], t0);
     let t4 = V::tl::<0x9C>(x[1], t3, x[2]);
-    let t5 = V::tl::<0x29>(t4, x[1], t1);
-    let t6 = V::tl::<0x6C>(x[3], t4, t5);
-    let t7 = V::tl::<0xC6>(x[0], t2, t6);
-    let t8 = V::tl::<0x96>(x[2], x[1], x[5]);
-    let t9 = V::tl::<0xE6>(t2, x[5], t0);
-    let t10 = V::tl::<0x6C>(x[0], t8, t9);
-    let t11 = V::tl::<0x9A>(x[0], t5, t3);
-    let t12 = V::tl::<0xBC>(x[5], t11, x[0]);
-    let t13 = V::tl::<0xC6>(x[4], t10, t12);
-    let t14 = V::tl::<0x95>(x[2], x[4], t8);
-    let t15 = V::tl::<0xA6>(t8, t3, t7);
-    let t16 = V::tl::<0xAC>(x[3], t14, t15);
-    let t17 = V::tl::<0xA1>(x[4], t11, t5);
-    let t18 = V::tl::<0xCB>(x[3], t17, x[4]);
-    let t19 = V::tl::<0xC6>(x[0], t16, t18);
-    let t20 = V::tl::<0x96>(t12, x[0], t15);
-    let t21 = V::tl::<0x2D>(t10, t7, t12);
-    let t22 = V::tl::<0x6C>(x[3], t20, t21);
-    let t23 = V::tl::<0xD1>(t2, x[3], t12);
-    let t24 = V::tl::<0x1C>(x[0], t23, t8);
-    let t25 = V::tl::<0x6C>(t19, t22, t24);
-    [t7, t19, t25, t13]
+    let t5 = V::tl::<0x74>(t4, x[3], t1);
+    let t6 = V::tl::<0x6C>(x[1], t5, x[3]);
+    let t7 = V::tl::<0x96>(t0, x[1], x[0]);
+    let t8 = V::tl::<0x95>(t3, t2, x[4]);
+    let t9 = V::tl::<0x94>(x[0], t7, t6);
+    let t10 = V::tl::<0xCE>(x[4], t9, t3);
+    let t11 = V::tl::<0x78>(t7, x[3], t8);
+    let t12 = V::tl::<0xB4>(t11, t10, x[2]);
+    let t13 = V::tl::<0xA1>(t11, t3, t4);
+    let t14 = V::tl::<0x96>(x[2], t10, x[1]);
+    let t15 = V::tl::<0x06>(t10, x[0], x[4]);
+    let t16 = V::tl::<0x6C>(x[5], t14, t15);
+    let t17 = V::tl::<0xCA>(t9, t13, t16);
+    let t18 = V::tl::<0x94>(t16, t12, t3);
+    let t19 = V::tl::<0xCD>(x[4], t18, t12);
+    let t20 = V::tl::<0x1D>(x[2], t14, t17);
+    let t21 = V::tl::<0x36>(t12, t15, t20);
+    let t22 = V::tl::<0x6C>(t5, t19, t21);
+    let t23 = V::tl::<0xA6>(x[0], t6, t2);
+    [t23, t12, t22, t17]
 }
 
 /// S-box 3 with two-input gates (49 gates).
@@ -275,7 +271,7 @@ pub(crate) fn s3_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t26, t48, t47, t14]
 }
 
-/// S-box 4 with three-input gates (21 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 4 with three-input gates (20 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s4<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -284,23 +280,22 @@ pub(crate) fn s4<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t2 = V::tl::<0x5E>(x[0], x[1], x[3]);
     let t3 = V::tl::<0xC6>(x[2], t2, x[0]);
     let t4 = V::tl::<0x6C>(x[4], t1, t3);
-    let t5 = V::tl::<0x49>(t4, x[1], x[0]);
-    let t6 = V::tl::<0xBC>(x[2], t5, t1);
-    let t7 = V::tl::<0x53>(t2, x[1], t1);
-    let t8 = V::tl::<0x6C>(x[4], t6, t7);
-    let t9 = V::tl::<0xC6>(x[5], t4, t8);
-    let t10 = V::tl::<0x59>(t7, x[2], t8);
-    let t11 = V::tl::<0x6C>(x[1], t10, t2);
-    let t12 = V::tl::<0x84>(t8, t1, x[1]);
-    let t13 = V::tl::<0x6C>(x[4], t11, t12);
-    let t14 = V::tl::<0xB4>(t1, x[2], t9);
-    let t15 = V::tl::<0xD2>(t8, t5, x[3]);
-    let t16 = V::tl::<0xC6>(x[1], t14, t15);
-    let t17 = V::tl::<0x6C>(x[5], t13, t16);
-    let t18 = V::tl::<0x78>(t16, x[2], t8);
-    let t19 = V::tl::<0x1E>(t13, x[5], t18);
-    let t20 = V::tl::<0x69>(t8, t9, x[5]);
-    [t17, t19, t9, t20]
+    let t5 = V::tl::<0x1B>(t1, x[1], t2);
+    let t6 = V::tl::<0x49>(t4, x[1], x[0]);
+    let t7 = V::tl::<0x6C>(x[4], t6, t5);
+    let t8 = V::tl::<0x7A>(x[2], t5, t7);
+    let t9 = V::tl::<0x91>(t6, x[2], x[1]);
+    let t10 = V::tl::<0x6C>(x[4], t9, t1);
+    let t11 = V::tl::<0x9F>(x[1], t5, t8);
+    let t12 = V::tl::<0x6C>(x[0], t10, t11);
+    let t13 = V::tl::<0x59>(t4, x[2], t1);
+    let t14 = V::tl::<0xC6>(t6, t8, x[3]);
+    let t15 = V::tl::<0xC6>(x[1], t13, t14);
+    let t16 = V::tl::<0xE1>(t12, t15, x[5]);
+    let t17 = V::tl::<0x78>(t12, t15, x[5]);
+    let t18 = V::tl::<0x65>(x[5], t8, t4);
+    let t19 = V::tl::<0x9A>(t8, x[5], t4);
+    [t16, t17, t19, t18]
 }
 
 /// S-box 4 with two-input gates (39 gates).
@@ -348,7 +343,7 @@ pub(crate) fn s4_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t20, t38, t37, t34]
 }
 
-/// S-box 5 with three-input gates (27 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 5 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s5<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -357,29 +352,28 @@ pub(crate) fn s5<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t2 = V::tl::<0x43>(x[4], x[1], x[2]);
     let t3 = V::tl::<0x82>(x[0], t2, x[5]);
     let t4 = V::tl::<0xA4>(x[5], t1, t3);
-    let t5 = V::tl::<0xAD>(x[1], x[0], x[2]);
-    let t6 = V::tl::<0x48>(x[5], t5, x[1]);
-    let t7 = V::tl::<0x63>(x[0], t4, t6);
-    let t8 = V::tl::<0xC6>(x[4], t5, t7);
-    let t9 = V::tl::<0x6C>(x[3], t4, t8);
-    let t10 = V::tl::<0x92>(x[2], x[1], x[4]);
-    let t11 = V::tl::<0x6B>(t7, t8, x[5]);
-    let t12 = V::tl::<0xBC>(x[2], t11, t6);
-    let t13 = V::tl::<0xC6>(x[0], t10, t12);
-    let t14 = V::tl::<0x4B>(x[4], t2, t7);
-    let t15 = V::tl::<0xBC>(x[5], t14, x[1]);
-    let t16 = V::tl::<0xC6>(x[3], t13, t15);
-    let t17 = V::tl::<0x59>(t9, t16, t6);
-    let t18 = V::tl::<0x92>(t9, t5, t15);
-    let t19 = V::tl::<0x6C>(x[1], t17, t18);
-    let t20 = V::tl::<0x69>(x[1], x[5], t0);
-    let t21 = V::tl::<0xAC>(x[3], t19, t20);
-    let t22 = V::tl::<0x96>(t14, t16, t21);
-    let t23 = V::tl::<0xBC>(x[0], t22, t20);
-    let t24 = V::tl::<0x86>(t14, t22, x[1]);
-    let t25 = V::tl::<0xC9>(x[0], t24, t11);
-    let t26 = V::tl::<0xAC>(t9, t23, t25);
-    [t26, t21, t16, t9]
+    let t5 = V::tl::<0x5E>(x[5], x[0], x[2]);
+    let t6 = V::tl::<0xD2>(t4, x[4], x[2]);
+    let t7 = V::tl::<0x69>(t0, x[1], x[5]);
+    let t8 = V::tl::<0x85>(t7, t2, t6);
+    let t9 = V::tl::<0x86>(x[1], x[4], x[2]);
+    let t10 = V::tl::<0xAB>(t8, x[4], x[5]);
+    let t11 = V::tl::<0xC6>(x[3], t9, t10);
+    let t12 = V::tl::<0xD4>(x[3], x[4], t4);
+    let t13 = V::tl::<0xAC>(t8, t5, t12);
+    let t14 = V::tl::<0xC6>(x[0], t11, t13);
+    let t15 = V::tl::<0xA6>(t3, x[4], t5);
+    let t16 = V::tl::<0xC6>(x[1], t15, t6);
+    let t17 = V::tl::<0xAC>(x[3], t16, t7);
+    let t18 = V::tl::<0x1F>(t9, t1, t6);
+    let t19 = V::tl::<0x6C>(x[5], t8, t18);
+    let t20 = V::tl::<0xAC>(x[3], t4, t19);
+    let t21 = V::tl::<0x96>(t14, x[1], t17);
+    let t22 = V::tl::<0x8E>(x[5], t21, t10);
+    let t23 = V::tl::<0x2D>(t7, t22, t19);
+    let t24 = V::tl::<0xC9>(x[0], t23, t5);
+    let t25 = V::tl::<0xC6>(t20, t22, t24);
+    [t25, t17, t14, t20]
 }
 
 /// S-box 5 with two-input gates (52 gates).
@@ -440,7 +434,7 @@ pub(crate) fn s5_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t28, t14, t51, t46]
 }
 
-/// S-box 6 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 6 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s6<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -451,26 +445,24 @@ pub(crate) fn s6<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t4 = V::tl::<0xC1>(x[2], t3, t1);
     let t5 = V::tl::<0x43>(t2, t4, x[1]);
     let t6 = V::tl::<0x6C>(x[4], t4, t5);
-    let t7 = V::tl::<0xAC>(x[5], t2, t6);
-    let t8 = V::tl::<0xF2>(t3, x[4], x[1]);
-    let t9 = V::tl::<0x71>(x[2], x[4], x[0]);
-    let t10 = V::tl::<0x6C>(x[5], t8, t9);
-    let t11 = V::tl::<0x95>(t0, x[4], t7);
-    let t12 = V::tl::<0xDC>(x[0], t11, x[1]);
-    let t13 = V::tl::<0x6C>(t5, t10, t12);
-    let t14 = V::tl::<0x96>(t0, x[2], x[5]);
-    let t15 = V::tl::<0xC6>(x[3], t14, x[1]);
-    let t16 = V::tl::<0x91>(x[3], x[5], x[1]);
-    let t17 = V::tl::<0x25>(t13, t0, t1);
-    let t18 = V::tl::<0xC6>(x[0], t16, t17);
-    let t19 = V::tl::<0x6C>(t6, t15, t18);
-    let t20 = V::tl::<0x69>(t1, x[3], t9);
-    let t21 = V::tl::<0xDB>(t1, t15, t14);
-    let t22 = V::tl::<0x86>(x[5], t20, t21);
-    let t23 = V::tl::<0xBC>(x[2], t17, t13);
-    let t24 = V::tl::<0x2C>(x[1], t23, t11);
-    let t25 = V::tl::<0xC6>(x[0], t22, t24);
-    [t7, t19, t13, t25]
+    let t7 = V::tl::<0x96>(t1, x[5], t0);
+    let t8 = V::tl::<0x25>(x[2], x[0], t7);
+    let t9 = V::tl::<0x9C>(x[1], t8, x[0]);
+    let t10 = V::tl::<0x1C>(t7, x[2], x[4]);
+    let t11 = V::tl::<0x16>(t6, x[3], t9);
+    let t12 = V::tl::<0xC6>(x[0], t10, t11);
+    let t13 = V::tl::<0xB8>(t2, x[5], t6);
+    let t14 = V::tl::<0xBC>(t7, x[3], t6);
+    let t15 = V::tl::<0xBE>(t14, t9, t0);
+    let t16 = V::tl::<0xC6>(t5, t14, t15);
+    let t17 = V::tl::<0x29>(t5, t3, t7);
+    let t18 = V::tl::<0x69>(x[1], t12, t16);
+    let t19 = V::tl::<0xAC>(x[5], t17, t18);
+    let t20 = V::tl::<0x9A>(x[0], t13, t18);
+    let t21 = V::tl::<0xAC>(t10, t19, t20);
+    let t22 = V::tl::<0x14>(x[1], t5, t13);
+    let t23 = V::tl::<0x52>(t12, t7, t22);
+    [t13, t16, t21, t23]
 }
 
 /// S-box 6 with two-input gates (48 gates).
@@ -527,7 +519,7 @@ pub(crate) fn s6_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t43, t47, t31, t25]
 }
 
-/// S-box 7 with three-input gates (27 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 7 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s7<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -538,27 +530,26 @@ pub(crate) fn s7<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t4 = V::tl::<0x6C>(x[3], t1, t3);
     let t5 = V::tl::<0x8D>(x[5], t1, x[4]);
     let t6 = V::tl::<0x87>(x[1], x[3], t4);
-    let t7 = V::tl::<0xCB>(x[0], t5, t6);
-    let t8 = V::tl::<0x6C>(x[2], t4, t7);
-    let t9 = V::tl::<0x69>(x[1], t8, t2);
-    let t10 = V::tl::<0xDB>(t5, x[1], x[0]);
-    let t11 = V::tl::<0xC6>(x[2], t9, t10);
-    let t12 = V::tl::<0x63>(x[1], x[4], t8);
-    let t13 = V::tl::<0xB8>(x[5], t8, t10);
-    let t14 = V::tl::<0xCE>(x[2], t12, t13);
-    let t15 = V::tl::<0x6C>(x[3], t11, t14);
-    let t16 = V::tl::<0x98>(x[2], t12, t3);
-    let t17 = V::tl::<0xE2>(t7, x[4], t9);
-    let t18 = V::tl::<0xC6>(x[3], t16, t17);
-    let t19 = V::tl::<0xA8>(t15, x[0], x[1]);
-    let t20 = V::tl::<0x36>(x[4], t11, t19);
-    let t21 = V::tl::<0xC6>(t5, t18, t20);
-    let t22 = V::tl::<0xA3>(t7, t11, x[3]);
-    let t23 = V::tl::<0x24>(x[5], t22, x[5]);
-    let t24 = V::tl::<0xC9>(t8, t7, t6);
-    let t25 = V::tl::<0xEC>(x[4], t24, x[0]);
-    let t26 = V::tl::<0x6C>(t13, t23, t25);
-    [t8, t15, t26, t21]
+    let t7 = V::tl::<0xAD>(x[0], t6, t5);
+    let t8 = V::tl::<0x69>(x[4], x[0], x[3]);
+    let t9 = V::tl::<0x65>(x[3], x[4], x[1]);
+    let t10 = V::tl::<0xC6>(x[2], t8, t9);
+    let t11 = V::tl::<0xEB>(t10, x[2], t7);
+    let t12 = V::tl::<0x4E>(x[1], t11, t9);
+    let t13 = V::tl::<0x78>(t10, x[5], t12);
+    let t14 = V::tl::<0x7D>(t9, t6, x[2]);
+    let t15 = V::tl::<0xC6>(x[4], t14, x[1]);
+    let t16 = V::tl::<0x7E>(t8, t15, x[4]);
+    let t17 = V::tl::<0x59>(t4, x[3], t10);
+    let t18 = V::tl::<0x6C>(t9, t16, t17);
+    let t19 = V::tl::<0x6C>(t7, t15, t18);
+    let t20 = V::tl::<0x6C>(x[2], t4, t7);
+    let t21 = V::tl::<0x96>(x[3], t8, t20);
+    let t22 = V::tl::<0xC6>(t2, t21, t13);
+    let t23 = V::tl::<0x15>(x[1], t21, x[2]);
+    let t24 = V::tl::<0x6C>(x[3], t12, t23);
+    let t25 = V::tl::<0x6C>(t19, t22, t24);
+    [t20, t19, t25, t13]
 }
 
 /// S-box 7 with two-input gates (49 gates).
@@ -616,7 +607,7 @@ pub(crate) fn s7_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     [t48, t31, t20, t41]
 }
 
-/// S-box 8 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
+/// S-box 8 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
 /// returns the four output bits, most significant first.
 #[inline(always)]
 pub(crate) fn s8<V: Gates>(x: &[V; 6]) -> [V; 4] {
@@ -627,26 +618,24 @@ pub(crate) fn s8<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t4 = V::tl::<0xF6>(t2, x[3], x[0]);
     let t5 = V::tl::<0xCB>(x[2], t4, x[0]);
     let t6 = V::tl::<0xC6>(x[1], t3, t5);
-    let t7 = V::tl::<0x87>(x[1], t4, x[0]);
-    let t8 = V::tl::<0x9F>(t3, t6, x[3]);
-    let t9 = V::tl::<0xC6>(x[2], t7, t8);
-    let t10 = V::tl::<0xC6>(x[3], t5, t8);
-    let t11 = V::tl::<0x6A>(t6, t7, x[5]);
-    let t12 = V::tl::<0x6C>(x[0], t10, t11);
-    let t13 = V::tl::<0x6C>(x[4], t9, t12);
-    let t14 = V::tl::<0xAF>(t11, x[3], x[4]);
-    let t15 = V::tl::<0x6C>(x[1], t14, t4);
-    let t16 = V::tl::<0x4E>(t11, x[0], t6);
-    let t17 = V::tl::<0x73>(t2, t10, t6);
-    let t18 = V::tl::<0xC6>(x[2], t16, t17);
-    let t19 = V::tl::<0xC6>(t0, t15, t18);
-    let t20 = V::tl::<0x69>(t13, t19, t6);
-    let t21 = V::tl::<0x58>(t7, t8, t18);
-    let t22 = V::tl::<0xC6>(x[3], t20, t21);
-    let t23 = V::tl::<0x60>(t4, t2, t13);
-    let t24 = V::tl::<0x63>(x[4], t20, t23);
-    let t25 = V::tl::<0xAC>(x[1], t22, t24);
-    [t25, t6, t13, t19]
+    let t7 = V::tl::<0x29>(t2, x[1], x[2]);
+    let t8 = V::tl::<0xC6>(x[2], x[0], x[4]);
+    let t9 = V::tl::<0x8C>(x[3], t8, x[0]);
+    let t10 = V::tl::<0x63>(t9, t6, t7);
+    let t11 = V::tl::<0x49>(x[1], t2, t0);
+    let t12 = V::tl::<0x41>(x[4], t11, t7);
+    let t13 = V::tl::<0x9C>(x[5], t4, t10);
+    let t14 = V::tl::<0xC6>(x[3], t12, t13);
+    let t15 = V::tl::<0x7C>(t5, t6, x[3]);
+    let t16 = V::tl::<0xEE>(t8, t6, x[1]);
+    let t17 = V::tl::<0xC6>(t7, t15, t16);
+    let t18 = V::tl::<0x6C>(t9, t17, x[5]);
+    let t19 = V::tl::<0xAD>(t8, x[2], t14);
+    let t20 = V::tl::<0x6C>(x[1], t10, t19);
+    let t21 = V::tl::<0x59>(t13, x[4], t7);
+    let t22 = V::tl::<0xCB>(x[0], t21, x[1]);
+    let t23 = V::tl::<0x6C>(t18, t20, t22);
+    [t23, t6, t14, t18]
 }
 
 /// S-box 8 with two-input gates (44 gates).
