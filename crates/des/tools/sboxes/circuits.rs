@@ -50,7 +50,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
             Kind::Lut3 => "lut3",
             Kind::Gate2 => "gate2",

@@ -1385,7 +1385,8 @@ fn main() {
                         let c = &cs[k];
                         let i = c.sbox - 1;
                         let out = if kinds.contains(&c.kind) && only.contains(&i) {
-                            let (st, o) = improve(c.kind, &fm, p, seed, rounds, group, i, &tables[i], c);
+                            let box_ = &tables[i];
+                            let (st, o) = improve(c.kind, &fm, p, seed, rounds, group, i, box_, c);
                             let meta = format!(
                                 "{} improve-seed={seed} improve-rounds={rounds} improve-group={group} \
                                  improve-branch={} improve-quad-depth={} \
@@ -1400,7 +1401,7 @@ fn main() {
                             eprintln!(
                                 "S{} {}: {} -> {} gates ({:.1}s)",
                                 i + 1,
-                                if c.kind == Kind::Lut3 { "lut3" } else { "gate2" },
+                                c.kind.name(),
                                 c.gates.len(),
                                 n.gates.len(),
                                 t0.elapsed().as_secs_f64()
