@@ -276,14 +276,15 @@ pub(crate) fn masks(ks: &Ks, dec: bool, out: &mut [Masks]) {
 
 /// One round: `l ^= f(r, k)`, where `k(j)` is the round-key plane of S-box input `j`
 /// (`6i + j'`, `j' = 0` is `b1`): a splat mask when every lane has the same key
-/// ([`des_core`]), a key-bit plane when each lane has its own ([`crypt_batch`]).
+/// ([`des_core`]), a key-bit plane when each lane has its own ([`crypt_batch`]); `e(j)`
+/// is the plane of `r` that input reads (E, salted or not).
 #[inline(always)]
-fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: &[Ix32; 48]) {
+fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: impl Fn(usize) -> Ix32) {
     let r: &[V; 32] = r.try_into().expect("a half is 32 planes");
     macro_rules! sbox {
         ($i:literal, $f3:path, $f2:path) => {{
             let x: [V; 6] =
-                core::array::from_fn(|j| V::xor(r[e[6 * $i + j] as usize], k(6 * $i + j)));
+                core::array::from_fn(|j| V::xor(r[e(6 * $i + j) as usize], k(6 * $i + j)));
             let s = if V::TERNLOG { $f3(&x) } else { $f2(&x) };
             for m in 0..4 {
                 let j = PINV[4 * $i + m] as usize;
@@ -317,8 +318,8 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
             (&mut *b, &mut *a)
         };
         for t in 0..8 {
-            round(l, r, |j| V::splat(m[2 * t][j]), e);
-            round(r, l, |j| V::splat(m[2 * t + 1][j]), e);
+            round(l, r, |j| V::splat(m[2 * t][j]), |j| e[j]);
+            round(r, l, |j| V::splat(m[2 * t + 1][j]), |j| e[j]);
         }
     }
 }
@@ -450,18 +451,15 @@ pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], salt: u32
             .expect("ROT ≤ 28 leaves 84 planes")
     };
     let mut st: [V; 64] = [V::zero(); 64];
-    let (a, b) = st.split_at_mut(32);
-    for p in 0..count {
-        let (l, r): (&mut [V], &mut [V]) = if p % 2 == 0 {
-            (&mut *a, &mut *b)
-        } else {
-            (&mut *b, &mut *a)
-        };
-        for t in 0..8 {
-            let (k0, k1) = (key(2 * t), key(2 * t + 1));
-            round(l, r, |j| k0[KEY_AT[j] as usize], e);
-            round(r, l, |j| k1[KEY_AT[j] as usize], e);
-        }
+    // A traditional salt has 12 bits: the other 24 E entries are then constants, read at
+    // fixed places instead of through the table. With the halves also at fixed places
+    // (`crypt_passes`), two rounds of the AVX-512 loop went from 995 instructions to
+    // 875 (no `lea`, no `cmov`), and the batch from 44.3 to 41.5 ns a hash on the Intel
+    // machine; a 24-bit (BSDi) salt stays at 44.
+    if salt >> 12 == 0 {
+        crypt_passes::<V, 12>(&mut st, key, e, count);
+    } else {
+        crypt_passes::<V, 24>(&mut st, key, e, count);
     }
     // The pre-output is R16‖L16 of the last pass: the half that was `r` comes first.
     // `x[p]`: bit `p` of each lane's DES output, read as a little-endian `u64`.
@@ -491,6 +489,39 @@ pub(crate) fn crypt_batch<V: Gates>(keys: &[Block], out: &mut [Block], salt: u32
             &mut tmp,
             |j, v| v.store(&mut out[w * j..w * j + w]),
         );
+    }
+}
+
+/// [`crypt_batch`]'s `count` passes from the zero state `st`, round `r`'s key planes
+/// from `key(r)`, the E entries `k` with `k mod 24 < SALTED` read from the salted table
+/// `e` and the others from [`E_IX`] (which the salt leaves alone).
+#[inline(always)]
+fn crypt_passes<'k, V: Gates + 'k, const SALTED: usize>(
+    st: &mut [V; 64],
+    key: impl Fn(usize) -> &'k [V; 84],
+    e: &[Ix32; 48],
+    count: u32,
+) {
+    let e = |j: usize| if j % 24 < SALTED { e[j] } else { E_IX[j] };
+    // A macro, not a closure: a closure is a function of its own, compiled without the
+    // caller's target features unless inlined.
+    macro_rules! pass {
+        ($l:expr, $r:expr) => {
+            for t in 0..8 {
+                let (k0, k1) = (key(2 * t), key(2 * t + 1));
+                round($l, $r, |j| k0[KEY_AT[j] as usize], e);
+                round($r, $l, |j| k1[KEY_AT[j] as usize], e);
+            }
+        };
+    }
+    // Two passes a turn, so that each half is at a fixed place in both.
+    let (a, b) = st.split_at_mut(32);
+    for _ in 0..count / 2 {
+        pass!(a, b);
+        pass!(b, a);
+    }
+    if count % 2 == 1 {
+        pass!(a, b);
     }
 }
 
