@@ -309,18 +309,24 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: impl Fn(usiz
 #[inline(always)]
 pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[Ix32; 48]) {
     let keys = masks.len() / 16;
-    let (a, b) = st.split_at_mut(32);
-    for p in 0..passes {
-        let m = &masks[16 * (p % keys)..16 * (p % keys) + 16];
-        let (l, r): (&mut [V], &mut [V]) = if p % 2 == 0 {
-            (&mut *a, &mut *b)
-        } else {
-            (&mut *b, &mut *a)
+    // A macro, as in `crypt_passes`.
+    macro_rules! pass {
+        ($l:expr, $r:expr, $p:expr) => {
+            let m = &masks[16 * ($p % keys)..16 * ($p % keys) + 16];
+            for t in 0..8 {
+                round($l, $r, |j| V::splat(m[2 * t][j]), |j| e[j]);
+                round($r, $l, |j| V::splat(m[2 * t + 1][j]), |j| e[j]);
+            }
         };
-        for t in 0..8 {
-            round(l, r, |j| V::splat(m[2 * t][j]), |j| e[j]);
-            round(r, l, |j| V::splat(m[2 * t + 1][j]), |j| e[j]);
-        }
+    }
+    // Two passes a turn, each half at a fixed place in both (as in `crypt_passes`).
+    let (a, b) = st.split_at_mut(32);
+    for p in 0..passes / 2 {
+        pass!(a, b, 2 * p);
+        pass!(b, a, 2 * p + 1);
+    }
+    if passes % 2 == 1 {
+        pass!(a, b, passes - 1);
     }
 }
 
