@@ -705,7 +705,8 @@ mod tests {
     }
 
     /// [`crypt_batch`] against `soft` DES of the zero block, encoded with the `crypt(3)`
-    /// alphabet: 1..=3 and 25 passes, salts 0, `0x5A5` and all 24 bits, both networks.
+    /// alphabet: 0..=3, 24 and 25 passes (the passes run in pairs, then one alone), 12-
+    /// and 24-bit salts (the 12-bit ones read half of E as constants), both networks.
     #[test]
     fn crypt_batch_matches_soft() {
         const ALPHABET: &[u8; 64] =
@@ -714,7 +715,14 @@ mod tests {
         let keys: Vec<Block> = (0..64)
             .map(|_| Block::try_from(&rng.bytes(8)[..]).unwrap())
             .collect();
-        for (count, salt) in [(1, 0), (2, 0x5A5), (3, 0xFF_FFFF), (25, 0x9E6)] {
+        for (count, salt) in [
+            (0, 0x5A5),
+            (1, 0),
+            (2, 0x5A5),
+            (3, 0xFF_FFFF),
+            (24, 0xABC_DEF),
+            (25, 0x9E6),
+        ] {
             let mut out = [vec![Block::default(); 128], vec![Block::default(); 128]];
             crypt_batch::<W<true>>(&keys, &mut out[0], salt, count);
             crypt_batch::<W<false>>(&keys, &mut out[1], salt, count);
