@@ -302,6 +302,24 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: impl Fn(usiz
     sbox!(7, sboxes::s8, sboxes::s8_2);
 }
 
+/// Runs `$pass!(l, r, p)` for the passes `p` in `0..$n` over the halves `$a` (`L0`) and
+/// `$b`: two a turn, `($a, $b)` then `($b, $a)`, so that each half is at one place in
+/// every round (a run-time pass parity choosing `l` and `r` made every plane address in
+/// every round depend on it), and a last one alone when `$n` is odd. `$pass` is a macro,
+/// not a closure: a closure is a function of its own, compiled without the caller's
+/// target features unless inlined.
+macro_rules! in_pairs {
+    ($n:expr, $a:ident, $b:ident, $pass:ident) => {
+        for p in 0..$n / 2 {
+            $pass!($a, $b, 2 * p);
+            $pass!($b, $a, 2 * p + 1);
+        }
+        if $n % 2 == 1 {
+            $pass!($a, $b, $n - 1);
+        }
+    };
+}
+
 /// `passes` DES passes on the state `st` (`L0‖R0` planes): pass `p` uses the 16 masks
 /// at `masks[16·(p mod masks.len()/16)..]`; the halves swap between passes (FP of one
 /// pass and IP of the next cancel). Ends with the `L16` of the last pass in the half
@@ -309,7 +327,6 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: impl Fn(usiz
 #[inline(always)]
 pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usize, e: &[Ix32; 48]) {
     let keys = masks.len() / 16;
-    // A macro, as in `crypt_passes`.
     macro_rules! pass {
         ($l:expr, $r:expr, $p:expr) => {
             let m = &masks[16 * ($p % keys)..16 * ($p % keys) + 16];
@@ -319,15 +336,8 @@ pub(crate) fn des_core<V: Gates>(st: &mut [V; 64], masks: &[Masks], passes: usiz
             }
         };
     }
-    // Two passes a turn, each half at a fixed place in both (as in `crypt_passes`).
     let (a, b) = st.split_at_mut(32);
-    for p in 0..passes / 2 {
-        pass!(a, b, 2 * p);
-        pass!(b, a, 2 * p + 1);
-    }
-    if passes % 2 == 1 {
-        pass!(a, b, passes - 1);
-    }
+    in_pairs!(passes, a, b, pass);
 }
 
 /// Encrypts (or decrypts: the masks decide) the `64 · LANES` blocks of `buf` with
@@ -510,10 +520,9 @@ fn crypt_passes<'k, V: Gates + 'k, const SALTED: usize>(
     count: u32,
 ) {
     let e = |j: usize| if j % 24 < SALTED { e[j] } else { E_IX[j] };
-    // A macro, not a closure: a closure is a function of its own, compiled without the
-    // caller's target features unless inlined.
     macro_rules! pass {
-        ($l:expr, $r:expr) => {
+        ($l:expr, $r:expr, $p:expr) => {
+            let _ = $p; // Every pass has the same round keys.
             for t in 0..8 {
                 let (k0, k1) = (key(2 * t), key(2 * t + 1));
                 round($l, $r, |j| k0[KEY_AT[j] as usize], e);
@@ -521,15 +530,8 @@ fn crypt_passes<'k, V: Gates + 'k, const SALTED: usize>(
             }
         };
     }
-    // Two passes a turn, so that each half is at a fixed place in both.
     let (a, b) = st.split_at_mut(32);
-    for _ in 0..count / 2 {
-        pass!(a, b);
-        pass!(b, a);
-    }
-    if count % 2 == 1 {
-        pass!(a, b);
-    }
+    in_pairs!(count, a, b, pass);
 }
 
 /// `TEXT_BITS[c][t]`: the plane of [`crypt_batch`]'s output (bit `p` of the result read
