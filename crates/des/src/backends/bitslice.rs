@@ -285,10 +285,11 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: impl Fn(usiz
         ($i:literal, $f3:path, $f2:path) => {{
             let x: [V; 6] =
                 core::array::from_fn(|j| V::xor(r[e(6 * $i + j) as usize], k(6 * $i + j)));
-            let s = if V::TERNLOG { $f3(&x) } else { $f2(&x) };
+            let j: [usize; 4] = core::array::from_fn(|m| PINV[4 * $i + m] as usize);
+            let h = j.map(|j| l[j]);
+            let s = if V::TERNLOG { $f3(&x, h) } else { $f2(&x, h) };
             for m in 0..4 {
-                let j = PINV[4 * $i + m] as usize;
-                l[j] = V::xor(l[j], s[m]);
+                l[j[m]] = s[m];
             }
         }};
     }
@@ -759,6 +760,20 @@ mod tests {
         for c in &cs {
             if let Err(e) = c.check(&soft::SBOXES[c.sbox - 1]) {
                 panic!("{e}");
+            }
+        }
+        // Every output the round folds into its XOR with the left half: the folded gate
+        // over (l, a, b) is `l ^ output` on all 64 inputs, for `l` all zeros and all ones.
+        for c in cs.iter().filter(|c| c.kind == circuits::Kind::Lut3) {
+            let (t, outs) = (c.tables(), c.outputs());
+            for (m, f) in c.fused_outs().into_iter().enumerate() {
+                if let Some((imm, a, b)) = f {
+                    let (a, b) = (t[usize::from(a)], t[usize::from(b)]);
+                    for l in [0, !0] {
+                        let got = circuits::Op::Lut(imm).apply(l, a, b);
+                        assert_eq!(got, l ^ outs[m], "S{} output {m} folded", c.sbox);
+                    }
+                }
             }
         }
         let want = circuits::emit(&cs).expect("one circuit of each kind per S-box");

@@ -15,6 +15,11 @@
 //!   truth-table bit `a<<2 | b<<1 | c` of `IMM`, `vpternlogd`'s immediate).
 //! - `gate2` circuits: `and a b`, `or a b`, `xor a b`, `andnot a b` (`!a & b`, one
 //!   AVX2/SSE2 instruction) and `not a` (an XOR with all ones: it costs a gate).
+//!
+//! The emitted S-box functions take the four planes of the other half the outputs go
+//! into and return them XORed with the outputs. A `lut3` output whose last gate reads
+//! two nodes and feeds nothing else is folded into that XOR: one gate over `(l, a, b)`
+//! ([`Circuit::fused_outs`]); every other output costs one XOR.
 
 #![allow(dead_code)]
 
@@ -196,6 +201,73 @@ impl Circuit {
     }
 }
 
+impl Circuit {
+    /// (`lut3`) The outputs the round folds into its XOR with the left half: output `m`
+    /// whose gate reads at most two distinct nodes `a`, `b` (as its table depends on them)
+    /// and feeds nothing else (no gate, no other output) becomes one three-input gate
+    /// `l ^ g(a, b)` over the half's plane `l`: `Some((imm, a, b))`, `imm` with `l` as
+    /// the first operand. Each such output costs the round no gate of its own; every other
+    /// output costs one XOR.
+    pub fn fused_outs(&self) -> [Option<(u8, u16, u16)>; 4] {
+        let mut uses: Vec<usize> = Vec::new();
+        uses.resize(6 + self.gates.len(), 0);
+        for g in &self.gates {
+            for &x in &g.ins[..g.op.arity()] {
+                uses[x as usize] += 1;
+            }
+        }
+        for &o in &self.outs {
+            uses[o as usize] += 1;
+        }
+        self.outs.map(|o| {
+            let o = o as usize;
+            if o < 6 || uses[o] != 1 {
+                return None;
+            }
+            let g = self.gates[o - 6];
+            let Op::Lut(imm) = g.op else { return None };
+            let reads = |p: usize| (0..8).any(|i| (imm >> i & 1) != (imm >> (i ^ 4 >> p) & 1));
+            let mut nodes: Vec<u16> = (0..3).filter(|&p| reads(p)).map(|p| g.ins[p]).collect();
+            nodes.dedup();
+            nodes.sort_unstable();
+            nodes.dedup();
+            let (a, b) = match nodes[..] {
+                [] => (0, 0),
+                [a] => (a, a),
+                [a, b] => (a, b),
+                _ => return None,
+            };
+            // The gate's value with node `a` = va and `b` = vb (unread operands at 0).
+            let at = |va: usize, vb: usize| {
+                let bit = |p: usize| {
+                    let n = g.ins[p];
+                    let v = if n == a {
+                        va
+                    } else if n == b {
+                        vb
+                    } else {
+                        0
+                    };
+                    usize::from(reads(p)) & v
+                };
+                imm >> (bit(0) << 2 | bit(1) << 1 | bit(2)) & 1
+            };
+            let mut f = 0u8;
+            for i in 0..8 {
+                f |= ((i >> 2) as u8 ^ at(i >> 1 & 1, i & 1)) << i;
+            }
+            Some((f, a, b))
+        })
+    }
+
+    /// Three-input gates the round spends on this `lut3` circuit: its gates, and one XOR
+    /// into the left half for each output [`Circuit::fused_outs`] does not fold.
+    pub fn round_gates(&self) -> usize {
+        let folded = self.fused_outs().iter().filter(|f| f.is_some()).count();
+        self.gates.len() + 4 - folded
+    }
+}
+
 fn node_name(n: u16) -> String {
     if n < 6 {
         format!("x{n}")
@@ -354,10 +426,10 @@ pub fn emit(circuits: &[Circuit]) -> Result<String, String> {
             _ => Err(format!("S{i}: need exactly one {} circuit", k.name())),
         }
     };
-    let mut n3 = 0;
-    let mut n2 = 0;
+    let (mut n3, mut r3, mut n2) = (0, 0, 0);
     for i in 1..=8 {
         n3 += find(i, Kind::Lut3)?.gates.len();
+        r3 += find(i, Kind::Lut3)?.round_gates();
         n2 += find(i, Kind::Gate2)?.gates.len();
     }
     let mut s = String::new();
@@ -368,8 +440,9 @@ pub fn emit(circuits: &[Circuit]) -> Result<String, String> {
     );
     let _ = writeln!(
         s,
-        "//! Three-input gates: {n3} in all ({} per S-box); two-input gates (and-not\n\
-         //! counts one): {n2} ({} per S-box).\n",
+        "//! Three-input gates: {n3} in all ({} per S-box), {r3} a round with the XORs into\n\
+         //! the left half (outputs folded into them cost none); two-input gates (and-not\n\
+         //! counts one): {n2} ({} per S-box) and 32 XORs.\n",
         avg(n3),
         avg(n2)
     );
@@ -379,21 +452,23 @@ pub fn emit(circuits: &[Circuit]) -> Result<String, String> {
         let c2 = find(i, Kind::Gate2)?;
         let _ = write!(
             s,
-            "\n/// S-box {i} with three-input gates ({} gates): `x[0]` = b1 … `x[5]` = b6;\n\
-             /// returns the four output bits, most significant first.\n\
+            "\n/// S-box {i} with three-input gates ({} gates, {} with the XORs into `l`):\n\
+             /// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output\n\
+             /// bits (most significant first) go into; returns `l` XOR the output.\n\
              #[inline(always)]\n\
-             pub(crate) fn s{i}<V: Gates>(x: &[V; 6]) -> [V; 4] {{\n",
-            c3.gates.len()
+             pub(crate) fn s{i}<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {{\n",
+            c3.gates.len(),
+            c3.round_gates()
         );
-        body(&mut s, c3);
+        body(&mut s, c3, c3.fused_outs());
         let _ = write!(
             s,
-            "\n/// S-box {i} with two-input gates ({} gates).\n\
+            "\n/// S-box {i} with two-input gates ({} gates), as `s{i}`.\n\
              #[inline(always)]\n\
-             pub(crate) fn s{i}_2<V: Gates>(x: &[V; 6]) -> [V; 4] {{\n",
+             pub(crate) fn s{i}_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {{\n",
             c2.gates.len()
         );
-        body(&mut s, c2);
+        body(&mut s, c2, [None; 4]);
     }
     Ok(s)
 }
@@ -403,8 +478,14 @@ fn avg(n: usize) -> String {
     r.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-fn body(s: &mut String, c: &Circuit) {
+/// The gates, then each output XORed into `l[m]`: one gate over `l[m]` for the outputs
+/// `fused` folds (whose own gates are not emitted), else an XOR.
+fn body(s: &mut String, c: &Circuit, fused: [Option<(u8, u16, u16)>; 4]) {
     for (i, g) in c.gates.iter().enumerate() {
+        let folded = |m: usize| fused[m].is_some() && c.outs[m] as usize == 6 + i;
+        if (0..4).any(folded) {
+            continue;
+        }
         let [a, b, d] = g.ins.map(rs_name);
         let e = match g.op {
             Op::Lut(imm) => format!("V::tl::<0x{imm:02X}>({a}, {b}, {d})"),
@@ -416,6 +497,15 @@ fn body(s: &mut String, c: &Circuit) {
         };
         let _ = writeln!(s, "    let t{i} = {e};");
     }
-    let outs: Vec<String> = c.outs.iter().map(|&o| rs_name(o)).collect();
-    let _ = writeln!(s, "    [{}]\n}}", outs.join(", "));
+    let outs: Vec<String> = (0..4)
+        .map(|m| match fused[m] {
+            Some((imm, a, b)) => format!(
+                "V::tl::<0x{imm:02X}>(l[{m}], {}, {})",
+                rs_name(a),
+                rs_name(b)
+            ),
+            None => format!("V::xor(l[{m}], {})", rs_name(c.outs[m])),
+        })
+        .collect();
+    let _ = writeln!(s, "    [\n        {},\n    ]\n}}", outs.join(",\n        "));
 }

@@ -42,6 +42,12 @@
 //! dropping the dead cone), then folding NOT into AND as ANDNOT ([`fold_nots`]); for `lut3`
 //! with [`merge_luts`], as after the first step. It is deterministic from the input file,
 //! `--seed` and its parameters, and bounded by `--rounds`.
+//!
+//! With `--fuse N` (`lut3`) the improvement minimises the round's gates instead: the
+//! circuit's gates plus one XOR into the other half for each output that the round
+//! cannot fold into that XOR (an output whose last gate reads two nodes and feeds nothing
+//! else folds: `circuits::Circuit::fused_outs`), then the gates; rebuilt outputs try a
+//! two-input top first ([`Search::create_fused`]).
 
 mod circuits;
 
@@ -254,6 +260,9 @@ struct Params {
     /// how many.
     sel_depth: usize,
     sel_nodes: usize,
+    /// (`--improve`, lut3) Fused-output candidates tried per rebuilt output; 0: the
+    /// improvement counts gates only and rebuilds plain outputs.
+    fuse: usize,
 }
 
 struct Search<'a> {
@@ -515,6 +524,47 @@ impl Search<'_> {
             }
         }
         None
+    }
+
+    /// (lut3) `t` as a two-input function of a built node `p` and a node `q` built here,
+    /// one LUT `(p, q, q)` on top, within `limit` gates: the output the round folds into
+    /// its XOR with the left half ([`circuits::Circuit::fused_outs`]). `q` is `t ^ p`,
+    /// or `t` where `t` is constant on one side of `p` (that side's cells don't care).
+    /// Up to `self.p.fuse` candidates `(p, form)`, in a drawn order, keeping the smallest.
+    fn create_fused(&mut self, st: &mut St, t: u64, limit: usize) -> Option<usize> {
+        let mut cand: Vec<(usize, u64, u64)> = Vec::new();
+        for (p, &v) in st.tt.iter().enumerate() {
+            cand.push((p, t ^ v, FULL));
+            if t & !v == 0 || !t & !v == 0 {
+                cand.push((p, t, v));
+            }
+            if t & v == 0 || !t & v == 0 {
+                cand.push((p, t, !v));
+            }
+        }
+        self.rng.shuffle(&mut cand);
+        cand.truncate(self.p.fuse);
+        let mut best: Option<(St, usize)> = None;
+        let mut lim = limit;
+        for (p, tq, mq) in cand {
+            if st.g.len() + 1 > lim {
+                break;
+            }
+            let mut s2 = st.clone();
+            self.calls = 0;
+            let Some((q, _)) = self.create(&mut s2, tq, mq, 0, true, 0, lim - 1) else {
+                continue;
+            };
+            let imm = lut_fit(s2.tt[p], s2.tt[q], s2.tt[q], t, FULL).expect("two-input top");
+            let r = s2.add(Op::Lut(imm), p, q, q);
+            if best.as_ref().is_none_or(|b| s2.g.len() < b.0.g.len()) {
+                lim = s2.g.len() - 1;
+                best = Some((s2, r));
+            }
+        }
+        let (b, r) = best?;
+        *st = b;
+        Some(r)
     }
 
     /// `t` on `m` as `L1(a, b, g)` with `g = L2(c, d, e)`, all five built nodes (two new
@@ -1180,6 +1230,18 @@ fn improve(
         let (st, res) = resub(fm, st, res);
         fold_nots(st, res)
     };
+    // What a round of improvement minimises: gates, or with `--fuse` the round's gates
+    // (the XORs into the left half that fused outputs save counted), then gates.
+    let cost = |st: &St, res: [usize; 4]| {
+        if p.fuse == 0 {
+            (st.g.len(), 0)
+        } else {
+            (
+                to_circuit(i, kind, st, res, String::new()).round_gates(),
+                st.g.len(),
+            )
+        }
+    };
     let (st0, o0) = prune(&st, outs0);
     let (mut st, mut res) = tidy(st0, o0);
     let want: [u64; 4] = core::array::from_fn(|m| {
@@ -1218,8 +1280,18 @@ fn improve(
         let mut failed = false;
         for &o in &set {
             s.calls = 0;
-            match s.create(&mut base, want[o], FULL, 0, false, 0, budget) {
-                Some((n, _)) => r2[o] = n,
+            // With `--fuse`, three rebuilds in four try a fused output first.
+            let fused = if p.fuse > 0 && s.rng.below(4) != 0 {
+                s.create_fused(&mut base, want[o], budget)
+            } else {
+                None
+            };
+            s.calls = 0;
+            match fused.or_else(|| {
+                s.create(&mut base, want[o], FULL, 0, false, 0, budget)
+                    .map(|r| r.0)
+            }) {
+                Some(n) => r2[o] = n,
                 None => failed = true,
             }
             if failed {
@@ -1238,9 +1310,14 @@ fn improve(
         }
         let (b2, r2) = prune(&base, r2);
         let (b2, r2) = tidy(b2, r2);
-        if b2.g.len() <= st.g.len() {
-            if b2.g.len() < st.g.len() {
-                eprintln!("S{} improve round {r}: {} gates", i + 1, b2.g.len());
+        if cost(&b2, r2) <= cost(&st, res) {
+            if cost(&b2, r2) < cost(&st, res) {
+                eprintln!(
+                    "S{} improve round {r}: {} gates, {} a round",
+                    i + 1,
+                    b2.g.len(),
+                    cost(&b2, r2).0
+                );
             }
             st = b2;
             res = r2;
@@ -1310,6 +1387,7 @@ fn main() {
     let mut improve_from: Option<String> = None;
     let mut rounds = 0usize;
     let mut group = 1usize;
+    let mut fuse = 0usize;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         let mut v = || it.next().expect("missing value").clone();
@@ -1344,6 +1422,7 @@ fn main() {
             "--improve" => improve_from = Some(v()),
             "--rounds" => rounds = v().parse().expect("rounds"),
             "--group" => group = v().parse().expect("group"),
+            "--fuse" => fuse = v().parse().expect("fuse"),
             _ => panic!("unknown argument {a}"),
         }
     }
@@ -1358,6 +1437,7 @@ fn main() {
         quad_depth,
         sel_depth,
         sel_nodes,
+        fuse,
     };
     let t0 = Instant::now();
     if let Some(path) = &improve_from {
@@ -1387,7 +1467,7 @@ fn main() {
                         let out = if kinds.contains(&c.kind) && only.contains(&i) {
                             let box_ = &tables[i];
                             let (st, o) = improve(c.kind, &fm, p, seed, rounds, group, i, box_, c);
-                            let meta = format!(
+                            let mut meta = format!(
                                 "{} improve-seed={seed} improve-rounds={rounds} improve-group={group} \
                                  improve-branch={} improve-quad-depth={} \
                                  improve-sel-depth={} improve-sel-nodes={}",
@@ -1397,13 +1477,18 @@ fn main() {
                                 p.sel_depth,
                                 p.sel_nodes
                             );
+                            if p.fuse > 0 {
+                                meta += &format!(" improve-fuse={}", p.fuse);
+                            }
                             let n = to_circuit(i, c.kind, &st, o, meta);
                             eprintln!(
-                                "S{} {}: {} -> {} gates ({:.1}s)",
+                                "S{} {}: {} -> {} gates, {} -> {} a round ({:.1}s)",
                                 i + 1,
                                 c.kind.name(),
                                 c.gates.len(),
                                 n.gates.len(),
+                                c.round_gates(),
+                                n.round_gates(),
                                 t0.elapsed().as_secs_f64()
                             );
                             n

@@ -1,17 +1,19 @@
 //! DES S-boxes as gate networks over bit planes. Generated (do not edit): the
 //! circuits of `tools/sboxes/circuits.txt`, found by `tools/sboxes/search.rs` and
 //! emitted by `tools/sboxes/circuits.rs` (see `tools/sboxes/README.md`).
-//! Three-input gates: 194 in all (24.25 per S-box); two-input gates (and-not
-//! counts one): 382 (47.75 per S-box).
+//! Three-input gates: 198 in all (24.75 per S-box), 220 a round with the XORs into
+//! the left half (outputs folded into them cost none); two-input gates (and-not
+//! counts one): 382 (47.75 per S-box) and 32 XORs.
 
 #![allow(clippy::all)]
 
 use super::Gates;
 
-/// S-box 1 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 1 with three-input gates (26 gates, 30 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s1<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s1<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x86>(x[3], x[4], x[5]);
     let t1 = V::tl::<0xBC>(x[0], x[3], x[4]);
     let t2 = V::tl::<0x66>(x[3], x[0], x[5]);
@@ -29,21 +31,26 @@ pub(crate) fn s1<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t14 = V::tl::<0xE6>(t6, t11, x[1]);
     let t15 = V::tl::<0x93>(t10, t7, t13);
     let t16 = V::tl::<0xA4>(t12, t14, t15);
-    let t17 = V::tl::<0x63>(t2, x[4], t16);
-    let t18 = V::tl::<0xAC>(x[1], t17, t13);
-    let t19 = V::tl::<0x5C>(t18, t14, t3);
-    let t20 = V::tl::<0xAC>(x[1], t19, t3);
-    let t21 = V::tl::<0xAC>(x[2], t20, t9);
-    let t22 = V::tl::<0x65>(x[5], t16, t13);
-    let t23 = V::tl::<0xAC>(x[1], t12, t13);
-    let t24 = V::tl::<0xD2>(t11, t2, t23);
-    let t25 = V::tl::<0x6C>(t18, t8, t9);
-    [t21, t22, t24, t25]
+    let t17 = V::tl::<0x39>(t16, x[4], t2);
+    let t18 = V::tl::<0xE2>(t13, x[1], t17);
+    let t19 = V::tl::<0x78>(t8, t9, t18);
+    let t20 = V::tl::<0x59>(t16, x[5], t13);
+    let t21 = V::tl::<0x3B>(t19, t3, t14);
+    let t22 = V::tl::<0xAC>(x[1], t21, t3);
+    let t23 = V::tl::<0xAC>(x[2], t22, t9);
+    let t24 = V::tl::<0xCA>(x[1], t13, t12);
+    let t25 = V::tl::<0xC6>(t2, t11, t24);
+    [
+        V::xor(l[0], t23),
+        V::xor(l[1], t20),
+        V::xor(l[2], t25),
+        V::xor(l[3], t19),
+    ]
 }
 
-/// S-box 1 with two-input gates (53 gates).
+/// S-box 1 with two-input gates (53 gates), as `s1`.
 #[inline(always)]
-pub(crate) fn s1_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s1_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::andnot(x[2], V::ones());
     let t1 = V::xor(x[0], x[3]);
     let t2 = V::andnot(x[5], t1);
@@ -97,13 +104,19 @@ pub(crate) fn s1_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t50 = V::xor(t46, t49);
     let t51 = V::andnot(x[1], t17);
     let t52 = V::xor(t51, t12);
-    [t39, t33, t52, t50]
+    [
+        V::xor(l[0], t39),
+        V::xor(l[1], t33),
+        V::xor(l[2], t52),
+        V::xor(l[3], t50),
+    ]
 }
 
-/// S-box 2 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 2 with three-input gates (25 gates, 27 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x18>(x[2], x[5], x[4]);
     let t1 = V::tl::<0xDC>(x[0], t0, x[5]);
     let t2 = V::tl::<0xBF>(x[4], x[5], x[0]);
@@ -115,25 +128,29 @@ pub(crate) fn s2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t8 = V::tl::<0x93>(x[4], t4, x[5]);
     let t9 = V::tl::<0x6A>(x[3], x[5], t7);
     let t10 = V::tl::<0x63>(x[4], x[1], t9);
-    let t11 = V::tl::<0x69>(x[3], x[4], x[0]);
-    let t12 = V::tl::<0x9C>(t10, t8, x[0]);
-    let t13 = V::tl::<0xDA>(t3, x[4], x[5]);
-    let t14 = V::tl::<0xA6>(t1, t9, t12);
-    let t15 = V::tl::<0x56>(t12, t5, t13);
-    let t16 = V::tl::<0xC6>(x[4], t14, t15);
-    let t17 = V::tl::<0xB9>(t4, t11, x[1]);
-    let t18 = V::tl::<0x6C>(x[0], t16, t17);
-    let t19 = V::tl::<0x9E>(t8, x[4], t1);
-    let t20 = V::tl::<0x6C>(x[1], t11, t19);
-    let t21 = V::tl::<0x47>(t4, t10, x[2]);
-    let t22 = V::tl::<0x6C>(x[5], t20, t21);
-    let t23 = V::tl::<0xA6>(x[1], t13, t12);
-    [t23, t22, t18, t7]
+    let t11 = V::tl::<0x9C>(t10, t8, x[0]);
+    let t12 = V::tl::<0xC1>(x[0], t3, x[4]);
+    let t13 = V::tl::<0x6C>(x[5], t8, t12);
+    let t14 = V::tl::<0x58>(t4, x[3], x[2]);
+    let t15 = V::tl::<0xC9>(x[0], t14, t13);
+    let t16 = V::tl::<0x6C>(t9, t13, t15);
+    let t18 = V::tl::<0x16>(t11, t5, t1);
+    let t19 = V::tl::<0xC6>(x[1], t18, t1);
+    let t20 = V::tl::<0x8E>(t13, t10, t1);
+    let t21 = V::tl::<0xC6>(x[4], t19, t20);
+    let t23 = V::tl::<0xE6>(x[4], t3, x[5]);
+    let t24 = V::tl::<0xC6>(x[1], t11, t23);
+    [
+        V::xor(l[0], t24),
+        V::tl::<0x96>(l[1], t12, t21),
+        V::tl::<0x96>(l[2], x[1], t16),
+        V::xor(l[3], t7),
+    ]
 }
 
-/// S-box 2 with two-input gates (48 gates).
+/// S-box 2 with two-input gates (48 gates), as `s2`.
 #[inline(always)]
-pub(crate) fn s2_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s2_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::xor(x[4], x[1]);
     let t1 = V::xor(t0, x[5]);
     let t2 = V::and(x[5], x[4]);
@@ -182,13 +199,19 @@ pub(crate) fn s2_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t45 = V::or(t44, t35);
     let t46 = V::and(t25, t45);
     let t47 = V::xor(t43, t46);
-    [t37, t35, t47, t25]
+    [
+        V::xor(l[0], t37),
+        V::xor(l[1], t35),
+        V::xor(l[2], t47),
+        V::xor(l[3], t25),
+    ]
 }
 
-/// S-box 3 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 3 with three-input gates (24 gates, 28 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s3<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s3<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x69>(x[3], x[4], x[5]);
     let t1 = V::tl::<0xF4>(x[1], x[4], x[5]);
     let t2 = V::tl::<0x6C>(x[2], t0, t1);
@@ -212,13 +235,18 @@ pub(crate) fn s3<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t20 = V::tl::<0x1D>(x[2], t14, t17);
     let t21 = V::tl::<0x36>(t12, t15, t20);
     let t22 = V::tl::<0x6C>(t5, t19, t21);
-    let t23 = V::tl::<0xA6>(x[0], t6, t2);
-    [t23, t12, t22, t17]
+    let t23 = V::tl::<0xC6>(x[0], t2, t6);
+    [
+        V::xor(l[0], t23),
+        V::xor(l[1], t12),
+        V::xor(l[2], t22),
+        V::xor(l[3], t17),
+    ]
 }
 
-/// S-box 3 with two-input gates (49 gates).
+/// S-box 3 with two-input gates (49 gates), as `s3`.
 #[inline(always)]
-pub(crate) fn s3_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s3_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::xor(x[2], x[3]);
     let t1 = V::xor(x[5], x[2]);
     let t2 = V::andnot(t1, x[1]);
@@ -268,13 +296,19 @@ pub(crate) fn s3_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t46 = V::andnot(x[1], t45);
     let t47 = V::xor(t41, t46);
     let t48 = V::xor(t33, t36);
-    [t26, t48, t47, t14]
+    [
+        V::xor(l[0], t26),
+        V::xor(l[1], t48),
+        V::xor(l[2], t47),
+        V::xor(l[3], t14),
+    ]
 }
 
-/// S-box 4 with three-input gates (20 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 4 with three-input gates (22 gates, 22 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s4<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s4<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x8B>(x[0], x[2], x[1]);
     let t1 = V::tl::<0xC1>(x[3], t0, x[1]);
     let t2 = V::tl::<0x5E>(x[0], x[1], x[3]);
@@ -284,23 +318,26 @@ pub(crate) fn s4<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t6 = V::tl::<0x49>(t4, x[1], x[0]);
     let t7 = V::tl::<0x6C>(x[4], t6, t5);
     let t8 = V::tl::<0x7A>(x[2], t5, t7);
-    let t9 = V::tl::<0x91>(t6, x[2], x[1]);
-    let t10 = V::tl::<0x6C>(x[4], t9, t1);
-    let t11 = V::tl::<0x9F>(x[1], t5, t8);
-    let t12 = V::tl::<0x6C>(x[0], t10, t11);
-    let t13 = V::tl::<0x59>(t4, x[2], t1);
-    let t14 = V::tl::<0xC6>(t6, t8, x[3]);
-    let t15 = V::tl::<0xC6>(x[1], t13, t14);
-    let t16 = V::tl::<0xE1>(t12, t15, x[5]);
-    let t17 = V::tl::<0x78>(t12, t15, x[5]);
-    let t18 = V::tl::<0x65>(x[5], t8, t4);
-    let t19 = V::tl::<0x9A>(t8, x[5], t4);
-    [t16, t17, t19, t18]
+    let t9 = V::tl::<0x39>(t4, t1, x[2]);
+    let t10 = V::tl::<0xC6>(t6, t8, x[3]);
+    let t11 = V::tl::<0xC6>(x[1], t9, t10);
+    let t12 = V::tl::<0x62>(t5, x[0], x[2]);
+    let t13 = V::tl::<0xBD>(t2, t0, t4);
+    let t14 = V::tl::<0x6C>(x[4], t12, t13);
+    let t15 = V::tl::<0x63>(t11, t4, x[5]);
+    let t16 = V::tl::<0x69>(t14, x[5], t11);
+    let t18 = V::tl::<0x95>(t8, x[5], t4);
+    [
+        V::tl::<0x96>(l[0], t15, t16),
+        V::tl::<0x96>(l[1], t14, t15),
+        V::tl::<0x69>(l[2], t8, t18),
+        V::tl::<0x96>(l[3], x[5], t18),
+    ]
 }
 
-/// S-box 4 with two-input gates (39 gates).
+/// S-box 4 with two-input gates (39 gates), as `s4`.
 #[inline(always)]
-pub(crate) fn s4_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s4_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::andnot(x[2], V::ones());
     let t1 = V::xor(t0, x[0]);
     let t2 = V::andnot(x[0], t1);
@@ -340,13 +377,19 @@ pub(crate) fn s4_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t36 = V::xor(x[5], t32);
     let t37 = V::xor(t35, t36);
     let t38 = V::xor(x[5], t21);
-    [t20, t38, t37, t34]
+    [
+        V::xor(l[0], t20),
+        V::xor(l[1], t38),
+        V::xor(l[2], t37),
+        V::xor(l[3], t34),
+    ]
 }
 
-/// S-box 5 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 5 with three-input gates (26 gates, 29 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s5<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s5<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0xD6>(x[0], x[4], x[2]);
     let t1 = V::tl::<0xC8>(x[1], t0, x[2]);
     let t2 = V::tl::<0x43>(x[4], x[1], x[2]);
@@ -365,20 +408,24 @@ pub(crate) fn s5<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t15 = V::tl::<0xA6>(t3, x[4], t5);
     let t16 = V::tl::<0xC6>(x[1], t15, t6);
     let t17 = V::tl::<0xAC>(x[3], t16, t7);
-    let t18 = V::tl::<0x1F>(t9, t1, t6);
+    let t18 = V::tl::<0xB7>(t3, t11, t8);
     let t19 = V::tl::<0x6C>(x[5], t8, t18);
     let t20 = V::tl::<0xAC>(x[3], t4, t19);
-    let t21 = V::tl::<0x96>(t14, x[1], t17);
-    let t22 = V::tl::<0x8E>(x[5], t21, t10);
-    let t23 = V::tl::<0x2D>(t7, t22, t19);
-    let t24 = V::tl::<0xC9>(x[0], t23, t5);
-    let t25 = V::tl::<0xC6>(t20, t22, t24);
-    [t25, t17, t14, t20]
+    let t21 = V::tl::<0x97>(t20, t5, t14);
+    let t22 = V::tl::<0xC1>(x[1], t21, x[2]);
+    let t23 = V::tl::<0xE4>(t19, t5, t0);
+    let t24 = V::tl::<0x2C>(t17, t22, t23);
+    [
+        V::tl::<0x96>(l[0], t5, t24),
+        V::xor(l[1], t17),
+        V::xor(l[2], t14),
+        V::xor(l[3], t20),
+    ]
 }
 
-/// S-box 5 with two-input gates (52 gates).
+/// S-box 5 with two-input gates (52 gates), as `s5`.
 #[inline(always)]
-pub(crate) fn s5_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s5_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::xor(x[0], x[2]);
     let t1 = V::xor(x[2], x[5]);
     let t2 = V::or(x[2], x[5]);
@@ -431,13 +478,19 @@ pub(crate) fn s5_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t49 = V::xor(t46, t48);
     let t50 = V::and(t42, t49);
     let t51 = V::xor(t41, t50);
-    [t28, t14, t51, t46]
+    [
+        V::xor(l[0], t28),
+        V::xor(l[1], t14),
+        V::xor(l[2], t51),
+        V::xor(l[3], t46),
+    ]
 }
 
-/// S-box 6 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 6 with three-input gates (24 gates, 28 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s6<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s6<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x69>(x[3], x[0], x[4]);
     let t1 = V::tl::<0xA9>(x[4], t0, x[1]);
     let t2 = V::tl::<0xC6>(x[2], t0, t1);
@@ -451,23 +504,28 @@ pub(crate) fn s6<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t10 = V::tl::<0x1C>(t7, x[2], x[4]);
     let t11 = V::tl::<0x16>(t6, x[3], t9);
     let t12 = V::tl::<0xC6>(x[0], t10, t11);
-    let t13 = V::tl::<0xB8>(t2, x[5], t6);
-    let t14 = V::tl::<0xBC>(t7, x[3], t6);
-    let t15 = V::tl::<0xBE>(t14, t9, t0);
-    let t16 = V::tl::<0xC6>(t5, t14, t15);
-    let t17 = V::tl::<0x29>(t5, t3, t7);
-    let t18 = V::tl::<0x69>(x[1], t12, t16);
+    let t13 = V::tl::<0xBC>(t7, x[3], t6);
+    let t14 = V::tl::<0xBE>(t13, t9, t0);
+    let t15 = V::tl::<0xC6>(t5, t13, t14);
+    let t16 = V::tl::<0xAC>(x[5], t2, t6);
+    let t17 = V::tl::<0x49>(t3, t7, t5);
+    let t18 = V::tl::<0x69>(x[1], t15, t12);
     let t19 = V::tl::<0xAC>(x[5], t17, t18);
-    let t20 = V::tl::<0x9A>(x[0], t13, t18);
+    let t20 = V::tl::<0xD2>(t18, t16, x[0]);
     let t21 = V::tl::<0xAC>(t10, t19, t20);
-    let t22 = V::tl::<0x14>(x[1], t5, t13);
-    let t23 = V::tl::<0x52>(t12, t7, t22);
-    [t13, t16, t21, t23]
+    let t22 = V::tl::<0x86>(t0, x[4], t4);
+    let t23 = V::tl::<0xF2>(t12, t7, t22);
+    [
+        V::xor(l[0], t16),
+        V::xor(l[1], t15),
+        V::xor(l[2], t21),
+        V::xor(l[3], t23),
+    ]
 }
 
-/// S-box 6 with two-input gates (48 gates).
+/// S-box 6 with two-input gates (48 gates), as `s6`.
 #[inline(always)]
-pub(crate) fn s6_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s6_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::andnot(x[4], V::ones());
     let t1 = V::andnot(x[3], t0);
     let t2 = V::andnot(x[2], t1);
@@ -516,13 +574,19 @@ pub(crate) fn s6_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t45 = V::xor(t44, t17);
     let t46 = V::and(t25, t45);
     let t47 = V::xor(t37, t46);
-    [t43, t47, t31, t25]
+    [
+        V::xor(l[0], t43),
+        V::xor(l[1], t47),
+        V::xor(l[2], t31),
+        V::xor(l[3], t25),
+    ]
 }
 
-/// S-box 7 with three-input gates (26 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 7 with three-input gates (27 gates, 28 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s7<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s7<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x92>(x[5], x[0], x[4]);
     let t1 = V::tl::<0x6C>(x[1], t0, x[0]);
     let t2 = V::tl::<0x1B>(x[5], t1, x[4]);
@@ -531,30 +595,33 @@ pub(crate) fn s7<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t5 = V::tl::<0x8D>(x[5], t1, x[4]);
     let t6 = V::tl::<0x87>(x[1], x[3], t4);
     let t7 = V::tl::<0xAD>(x[0], t6, t5);
-    let t8 = V::tl::<0x69>(x[4], x[0], x[3]);
-    let t9 = V::tl::<0x65>(x[3], x[4], x[1]);
-    let t10 = V::tl::<0xC6>(x[2], t8, t9);
-    let t11 = V::tl::<0xEB>(t10, x[2], t7);
-    let t12 = V::tl::<0x4E>(x[1], t11, t9);
-    let t13 = V::tl::<0x78>(t10, x[5], t12);
-    let t14 = V::tl::<0x7D>(t9, t6, x[2]);
-    let t15 = V::tl::<0xC6>(x[4], t14, x[1]);
-    let t16 = V::tl::<0x7E>(t8, t15, x[4]);
-    let t17 = V::tl::<0x59>(t4, x[3], t10);
-    let t18 = V::tl::<0x6C>(t9, t16, t17);
-    let t19 = V::tl::<0x6C>(t7, t15, t18);
-    let t20 = V::tl::<0x6C>(x[2], t4, t7);
-    let t21 = V::tl::<0x96>(x[3], t8, t20);
-    let t22 = V::tl::<0xC6>(t2, t21, t13);
-    let t23 = V::tl::<0x15>(x[1], t21, x[2]);
-    let t24 = V::tl::<0x6C>(x[3], t12, t23);
-    let t25 = V::tl::<0x6C>(t19, t22, t24);
-    [t20, t19, t25, t13]
+    let t8 = V::tl::<0x92>(x[4], x[3], x[2]);
+    let t9 = V::tl::<0x9C>(x[1], t8, x[2]);
+    let t10 = V::tl::<0x4E>(t9, x[2], t7);
+    let t11 = V::tl::<0xC9>(x[4], t10, t4);
+    let t12 = V::tl::<0x6C>(t7, t4, x[2]);
+    let t13 = V::tl::<0xE4>(t11, t9, x[5]);
+    let t14 = V::tl::<0xA1>(x[4], t6, t5);
+    let t15 = V::tl::<0xDC>(x[3], t14, t11);
+    let t16 = V::tl::<0x6B>(t3, t5, t0);
+    let t17 = V::tl::<0x8C>(x[3], t16, x[4]);
+    let t18 = V::tl::<0xAC>(t12, t15, t17);
+    let t19 = V::tl::<0xB8>(t5, t3, x[2]);
+    let t20 = V::tl::<0x2C>(x[3], t19, t13);
+    let t21 = V::tl::<0x8E>(x[5], x[1], t19);
+    let t22 = V::tl::<0x63>(x[3], t10, t21);
+    let t23 = V::tl::<0xAC>(x[0], t20, t22);
+    [
+        V::xor(l[0], t12),
+        V::tl::<0x96>(l[1], t4, t23),
+        V::tl::<0x96>(l[2], t11, t18),
+        V::tl::<0x96>(l[3], x[0], t13),
+    ]
 }
 
-/// S-box 7 with two-input gates (49 gates).
+/// S-box 7 with two-input gates (49 gates), as `s7`.
 #[inline(always)]
-pub(crate) fn s7_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s7_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::xor(x[4], x[2]);
     let t1 = V::andnot(x[5], t0);
     let t2 = V::xor(x[1], t1);
@@ -604,13 +671,19 @@ pub(crate) fn s7_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t46 = V::andnot(t44, t45);
     let t47 = V::and(x[5], t46);
     let t48 = V::xor(t43, t47);
-    [t48, t31, t20, t41]
+    [
+        V::xor(l[0], t48),
+        V::xor(l[1], t31),
+        V::xor(l[2], t20),
+        V::xor(l[3], t41),
+    ]
 }
 
-/// S-box 8 with three-input gates (24 gates): `x[0]` = b1 … `x[5]` = b6;
-/// returns the four output bits, most significant first.
+/// S-box 8 with three-input gates (24 gates, 28 with the XORs into `l`):
+/// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
+/// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
-pub(crate) fn s8<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s8<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::tl::<0x38>(x[2], x[4], x[0]);
     let t1 = V::tl::<0xBC>(x[5], t0, x[4]);
     let t2 = V::tl::<0xAC>(x[0], x[4], x[5]);
@@ -621,26 +694,31 @@ pub(crate) fn s8<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t7 = V::tl::<0x29>(t2, x[1], x[2]);
     let t8 = V::tl::<0xC6>(x[2], x[0], x[4]);
     let t9 = V::tl::<0x8C>(x[3], t8, x[0]);
-    let t10 = V::tl::<0x63>(t9, t6, t7);
-    let t11 = V::tl::<0x49>(x[1], t2, t0);
-    let t12 = V::tl::<0x41>(x[4], t11, t7);
-    let t13 = V::tl::<0x9C>(x[5], t4, t10);
-    let t14 = V::tl::<0xC6>(x[3], t12, t13);
-    let t15 = V::tl::<0x7C>(t5, t6, x[3]);
-    let t16 = V::tl::<0xEE>(t8, t6, x[1]);
-    let t17 = V::tl::<0xC6>(t7, t15, t16);
-    let t18 = V::tl::<0x6C>(t9, t17, x[5]);
-    let t19 = V::tl::<0xAD>(t8, x[2], t14);
-    let t20 = V::tl::<0x6C>(x[1], t10, t19);
-    let t21 = V::tl::<0x59>(t13, x[4], t7);
+    let t10 = V::tl::<0x7C>(t5, t6, x[3]);
+    let t11 = V::tl::<0xEE>(t8, t6, x[1]);
+    let t12 = V::tl::<0xC6>(t7, t10, t11);
+    let t13 = V::tl::<0x6C>(t9, t12, x[5]);
+    let t14 = V::tl::<0x9E>(t2, t0, x[4]);
+    let t15 = V::tl::<0xCB>(x[1], t14, t7);
+    let t16 = V::tl::<0x65>(t9, t7, t6);
+    let t17 = V::tl::<0x63>(x[5], t4, t16);
+    let t18 = V::tl::<0x36>(x[3], t15, t17);
+    let t19 = V::tl::<0xE3>(t18, t8, t2);
+    let t20 = V::tl::<0x6C>(x[1], t16, t19);
+    let t21 = V::tl::<0x93>(x[4], t7, t17);
     let t22 = V::tl::<0xCB>(x[0], t21, x[1]);
-    let t23 = V::tl::<0x6C>(t18, t20, t22);
-    [t23, t6, t14, t18]
+    let t23 = V::tl::<0x6C>(t13, t20, t22);
+    [
+        V::xor(l[0], t23),
+        V::xor(l[1], t6),
+        V::xor(l[2], t18),
+        V::xor(l[3], t13),
+    ]
 }
 
-/// S-box 8 with two-input gates (44 gates).
+/// S-box 8 with two-input gates (44 gates), as `s8`.
 #[inline(always)]
-pub(crate) fn s8_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
+pub(crate) fn s8_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t0 = V::xor(x[4], x[1]);
     let t1 = V::andnot(x[1], x[2]);
     let t2 = V::xor(t0, t1);
@@ -685,5 +763,10 @@ pub(crate) fn s8_2<V: Gates>(x: &[V; 6]) -> [V; 4] {
     let t41 = V::andnot(x[5], t9);
     let t42 = V::xor(t27, t16);
     let t43 = V::xor(t41, t42);
-    [t43, t40, t36, t39]
+    [
+        V::xor(l[0], t43),
+        V::xor(l[1], t40),
+        V::xor(l[2], t36),
+        V::xor(l[3], t39),
+    ]
 }
