@@ -209,8 +209,7 @@ impl Circuit {
     /// the first operand. Each such output costs the round no gate of its own; every other
     /// output costs one XOR.
     pub fn fused_outs(&self) -> [Option<(u8, u16, u16)>; 4] {
-        let mut uses: Vec<usize> = Vec::new();
-        uses.resize(6 + self.gates.len(), 0);
+        let mut uses: Vec<usize> = std::iter::repeat_n(0, 6 + self.gates.len()).collect();
         for g in &self.gates {
             for &x in &g.ins[..g.op.arity()] {
                 uses[x as usize] += 1;
