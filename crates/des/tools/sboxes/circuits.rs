@@ -199,9 +199,7 @@ impl Circuit {
         }
         Ok(())
     }
-}
 
-impl Circuit {
     /// (`lut3`) The outputs the round folds into its XOR with the left half: output `m`
     /// whose gate reads at most two distinct nodes `a`, `b` (as its table depends on them)
     /// and feeds nothing else (no gate, no other output) becomes one three-input gate
@@ -227,7 +225,6 @@ impl Circuit {
             let Op::Lut(imm) = g.op else { return None };
             let reads = |p: usize| (0..8).any(|i| (imm >> i & 1) != (imm >> (i ^ 4 >> p) & 1));
             let mut nodes: Vec<u16> = (0..3).filter(|&p| reads(p)).map(|p| g.ins[p]).collect();
-            nodes.dedup();
             nodes.sort_unstable();
             nodes.dedup();
             let (a, b) = match nodes[..] {
