@@ -285,11 +285,12 @@ fn round<V: Gates>(l: &mut [V], r: &[V], k: impl Fn(usize) -> V, e: impl Fn(usiz
         ($i:literal, $f3:path, $f2:path) => {{
             let x: [V; 6] =
                 core::array::from_fn(|j| V::xor(r[e(6 * $i + j) as usize], k(6 * $i + j)));
-            let j: [usize; 4] = core::array::from_fn(|m| PINV[4 * $i + m] as usize);
-            let h = j.map(|j| l[j]);
+            // The planes of `l` the four outputs go into; the S-box returns them XORed.
+            let dst: [usize; 4] = core::array::from_fn(|m| PINV[4 * $i + m] as usize);
+            let h = dst.map(|d| l[d]);
             let s = if V::TERNLOG { $f3(&x, h) } else { $f2(&x, h) };
             for m in 0..4 {
-                l[j[m]] = s[m];
+                l[dst[m]] = s[m];
             }
         }};
     }

@@ -1310,13 +1310,14 @@ fn improve(
         }
         let (b2, r2) = prune(&base, r2);
         let (b2, r2) = tidy(b2, r2);
-        if cost(&b2, r2) <= cost(&st, res) {
-            if cost(&b2, r2) < cost(&st, res) {
+        let (new, old) = (cost(&b2, r2), cost(&st, res));
+        if new <= old {
+            if new < old {
                 eprintln!(
                     "S{} improve round {r}: {} gates, {} a round",
                     i + 1,
                     b2.g.len(),
-                    cost(&b2, r2).0
+                    new.0
                 );
             }
             st = b2;
