@@ -220,9 +220,17 @@ fn step(name: &str, ws: &Workspace) -> Result {
         // debug assertions and overflow checks, so a debug build here would add a whole
         // build for no code path of its own. This build is also what `ladder` and
         // `bench` reuse.
+        // The seeded differential against OpenSSL 3 (`benches/tests/openssl.rs`) runs in
+        // the same `cargo test --workspace`: `speed/openssl` changes the features of no
+        // other package, whereas a separate `cargo test -p speed --features openssl`
+        // resolved its dependencies' features anew and rebuilt them all (4m41s of the
+        // 80-minute gate).
         "test" => {
-            test(ws, &[], true)?;
-            openssl_differential(ws)
+            let mut cmd = Cmd::cargo().args(["test", "--workspace", "--release"]);
+            if speed_openssl(ws, "openssl differential") {
+                cmd = cmd.args(["--features", "speed/openssl"]);
+            }
+            cmd.run()
         }
         "forced" => forced(ws, &[], None, true, None).map(drop),
         "ladder" => ladder(ws, &[]),
@@ -248,29 +256,20 @@ fn step(name: &str, ws: &Workspace) -> Result {
     }
 }
 
-/// The seeded differential against OpenSSL 3 (`benches/tests/openssl.rs`), which needs the
-/// speed package's `openssl` feature.
-fn openssl_differential(ws: &Workspace) -> Result {
+/// Whether `speed`'s `openssl` feature (OpenSSL 3 as a peer) can be built here; when not,
+/// records that `what` is skipped and why.
+fn speed_openssl(ws: &Workspace, what: &str) -> bool {
     if !ws.speed_openssl {
-        crate::util::skip("openssl differential: the speed package has no `openssl` feature");
-        return Ok(());
+        crate::util::skip(format!(
+            "{what}: the speed package has no `openssl` feature"
+        ));
+        false
+    } else if !openssl_available() {
+        crate::util::skip(format!("{what}: no OpenSSL development files here"));
+        false
+    } else {
+        true
     }
-    if !openssl_available() {
-        crate::util::skip("openssl differential: no OpenSSL development files here");
-        return Ok(());
-    }
-    Cmd::cargo()
-        .args([
-            "test",
-            "--release",
-            "-p",
-            "speed",
-            "--features",
-            "openssl",
-            "--test",
-            "openssl",
-        ])
-        .run()
 }
 
 /// Whether `openssl-sys` will find OpenSSL here (the `speed` crate's `openssl` feature).
@@ -763,20 +762,19 @@ fn speed(ws: &Workspace) -> Result {
             .args(args.iter().copied())
             .run()
     };
-    speed(&[&["--"], SPEED_ARGS].concat())?;
+    // One build and one run: with OpenSSL the table has every row of the run without it
+    // (a second build and run took 1m37s plus the run itself).
+    let features: &[&str] = if speed_openssl(ws, "speed --features openssl") {
+        &["--features", "openssl"]
+    } else {
+        &[]
+    };
+    speed(&[features, &["--"], SPEED_ARGS].concat())?;
     // The issue-18 cross-check `auto` runs too (a few seconds): it races every backend
     // this CPU has at 8 KiB, so a backend that panics outside its tests shows up here.
     // `small` is only compiled (clippy): its build, every cipher through both mode
     // crates, took 79 s of a gate that must stay under 80 minutes (Intel Xeon, 2 cores).
-    speed(&["--bin", "auto"])?;
-    if !ws.speed_openssl {
-        crate::util::skip("speed --features openssl: the speed package has no `openssl` feature");
-    } else if !openssl_available() {
-        crate::util::skip("speed --features openssl: no OpenSSL development files here");
-    } else {
-        speed(&[&["--features", "openssl", "--"], SPEED_ARGS].concat())?;
-    }
-    Ok(())
+    speed(&[features, &["--bin", "auto"]].concat())
 }
 
 /// `cargo semver-checks` of every publishable crate against the RustCrypto release it
