@@ -6,6 +6,7 @@ use cipher::{
     consts::U1,
     inout::NotEqualError,
 };
+use simdcrypt_dispatch::modes::CbcEncrypt;
 
 /// CBC mode encryptor.
 pub struct Encryptor<C>
@@ -24,14 +25,16 @@ impl<C: BlockCipherEncrypt> BlockModeEncrypt for Encryptor<C> {
         cipher.encrypt_with_backend(WithBackend { iv, f });
     }
 
-    // The bulk methods run the chain in one loop of ours, where the chaining value is a
-    // local (a register for 16-byte blocks) rather than the `iv` field behind `&mut self`,
-    // which the generic per-block path stores and reloads on every block.
+    // The bulk methods hand the cipher the whole chain as one request: any cipher runs
+    // it as a closure, one loop with the chaining value in a local (a register for
+    // 16-byte blocks) rather than the `iv` field behind `&mut self`, which the generic
+    // per-block path stores and reloads on every block; a cipher of this workspace may
+    // run it in a loop of its own (`aes` with AES-NI: the XORs off the chain's latency).
 
     #[inline]
     fn encrypt_blocks_inout(&mut self, blocks: InOutBuf<'_, '_, Block<Self>>) {
         let Self { cipher, iv } = self;
-        cipher.encrypt_with_backend(ChainBlocks { iv, blocks });
+        cipher.encrypt_with_backend(CbcEncrypt { iv, blocks });
     }
 
     #[inline]
@@ -46,32 +49,6 @@ impl<C: BlockCipherEncrypt> BlockModeEncrypt for Encryptor<C> {
         out_blocks: &mut [Block<Self>],
     ) -> Result<(), NotEqualError> {
         InOutBuf::new(in_blocks, out_blocks).map(|blocks| self.encrypt_blocks_inout(blocks))
-    }
-}
-
-/// The whole CBC chain over `blocks`: `C_i = E(P_i ^ C_{i-1})`.
-struct ChainBlocks<'a, 'i, 'o, BS: ArraySize> {
-    iv: &'a mut Array<u8, BS>,
-    blocks: InOutBuf<'i, 'o, Array<u8, BS>>,
-}
-
-impl<BS: ArraySize> BlockSizeUser for ChainBlocks<'_, '_, '_, BS> {
-    type BlockSize = BS;
-}
-
-impl<BS: ArraySize> BlockCipherEncClosure for ChainBlocks<'_, '_, '_, BS> {
-    #[inline(always)]
-    fn call<B: BlockCipherEncBackend<BlockSize = BS>>(self, cipher: &B) {
-        let Self { iv, blocks } = self;
-        let mut c = iv.clone();
-        for mut block in blocks {
-            let mut t = block.clone_in();
-            xor(&mut t, &c);
-            cipher.encrypt_block_inplace(&mut t);
-            c.clone_from(&t);
-            *block.get_out() = t;
-        }
-        *iv = c;
     }
 }
 

@@ -94,27 +94,7 @@ pub use cipher;
 pub use decrypt::Decryptor;
 pub use encrypt::Encryptor;
 
-use cipher::array::{Array, ArraySize};
-
-/// `out ^= x`, shaped so that the stores match the loads a cipher makes of the block
-/// (a wider load that spans several narrower stores cannot be forwarded from them and
-/// waits for the stores to retire, on the chain of every CBC-encrypt block): whole
-/// vectors for 16-byte multiples (the byte loop compiles to them), 64-bit words for
-/// 8-byte blocks (where a byte loop stays byte-wise).
-#[inline(always)]
-fn xor<N: ArraySize>(out: &mut Array<u8, N>, x: &Array<u8, N>) {
-    if N::USIZE % 16 != 0 && N::USIZE % 8 == 0 {
-        for (a, b) in out.chunks_exact_mut(8).zip(x.chunks_exact(8)) {
-            let w = u64::from_ne_bytes(a.try_into().expect("8 bytes"))
-                ^ u64::from_ne_bytes(b.try_into().expect("8 bytes"));
-            a.copy_from_slice(&w.to_ne_bytes());
-        }
-    } else {
-        for (a, b) in out.iter_mut().zip(x) {
-            *a ^= *b;
-        }
-    }
-}
+use simdcrypt_dispatch::modes::xor;
 
 /// What `Encryptor` and `Decryptor` share: a cipher and the chaining value, and the
 /// same IV, naming, `Debug` and zeroizing impls.

@@ -10,6 +10,7 @@ use cipher::{
     typenum::Unsigned,
 };
 use core::{fmt, marker::PhantomData};
+use simdcrypt_dispatch::modes::xor;
 
 #[cfg(feature = "zeroize")]
 use cipher::zeroize::ZeroizeOnDrop;
@@ -79,24 +80,6 @@ fn xor_blocks<N: ArraySize>(mut data: InOutBuf<'_, '_, Array<u8, N>>, ks: &[Arra
         let mut x = block.clone_in();
         xor(&mut x, k);
         *block.get_out() = x;
-    }
-}
-
-/// `out ^= x` in whole vectors for 16-byte multiples (the byte loop compiles to them) and
-/// in 64-bit words for 8-byte blocks (where the byte loop stays byte-wise: 8 loads, XORs
-/// and stores per block).
-#[inline(always)]
-fn xor<N: ArraySize>(out: &mut Array<u8, N>, x: &Array<u8, N>) {
-    if N::USIZE % 16 != 0 && N::USIZE % 8 == 0 {
-        for (a, b) in out.chunks_exact_mut(8).zip(x.chunks_exact(8)) {
-            let w = u64::from_ne_bytes(a.try_into().expect("8 bytes"))
-                ^ u64::from_ne_bytes(b.try_into().expect("8 bytes"));
-            a.copy_from_slice(&w.to_ne_bytes());
-        }
-    } else {
-        for (a, b) in out.iter_mut().zip(x) {
-            *a ^= *b;
-        }
     }
 }
 

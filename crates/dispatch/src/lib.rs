@@ -64,6 +64,9 @@ extern crate std;
 #[cfg(feature = "build")]
 pub mod build;
 
+#[cfg(feature = "modes")]
+pub mod modes;
+
 use core::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 /// One row of a crate's backend table, as data (for benches, xtask and docs).

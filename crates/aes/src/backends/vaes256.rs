@@ -208,4 +208,10 @@ mod tests {
     fn vaes256_matches_soft() {
         crate::backends::check_matches_soft("vaes256", 16);
     }
+
+    /// `cbc`'s CBC-encryption request, which this backend runs in `aesni::cbc_encrypt`.
+    #[test]
+    fn vaes256_cbc_chain_matches_soft() {
+        crate::backends::check_cbc_matches_soft("vaes256", 16);
+    }
 }

@@ -220,4 +220,10 @@ mod tests {
     fn vaes512_matches_soft() {
         crate::backends::check_matches_soft("vaes512", 32);
     }
+
+    /// `cbc`'s CBC-encryption request, which this backend runs in `aesni::cbc_encrypt`.
+    #[test]
+    fn vaes512_cbc_chain_matches_soft() {
+        crate::backends::check_cbc_matches_soft("vaes512", 32);
+    }
 }
