@@ -678,8 +678,13 @@ fn ladder_binaries(
 ) -> Result<Vec<(crate::workspace::Crate, std::path::PathBuf)>> {
     let mut cmd = Cmd::cargo().args(["test", "--release", "--no-run", "--message-format=json"]);
     if packages.is_empty() {
-        // The same package set as the `test` step, so the same feature resolution.
+        // The same package set and features as the `test` step, so the same feature
+        // resolution and no second build (without `speed/openssl` this rebuilt for
+        // 5 minutes).
         cmd = cmd.arg("--workspace");
+        if speed_openssl(ws, "cpu-ladder's build: speed/openssl") {
+            cmd = cmd.args(["--features", "speed/openssl"]);
+        }
     } else {
         cmd = cmd.args(package_args(ws, packages)?);
     }
