@@ -225,13 +225,14 @@ fn step(name: &str, ws: &Workspace) -> Result {
         // other package, whereas a separate `cargo test -p speed --features openssl`
         // resolved its dependencies' features anew and rebuilt them all (4m41s of the
         // 80-minute gate).
-        "test" => {
-            let mut cmd = Cmd::cargo().args(["test", "--workspace", "--release"]);
-            if speed_openssl(ws, "openssl differential") {
-                cmd = cmd.args(["--features", "speed/openssl"]);
-            }
-            cmd.run()
-        }
+        "test" => Cmd::cargo()
+            .args(["test", "--workspace", "--release"])
+            .args(
+                workspace_test_features(ws, "openssl differential")
+                    .iter()
+                    .copied(),
+            )
+            .run(),
         "forced" => forced(ws, &[], None, true, None).map(drop),
         "ladder" => ladder(ws, &[]),
         "cross" => {
@@ -269,6 +270,17 @@ fn speed_openssl(ws: &Workspace, what: &str) -> bool {
         false
     } else {
         true
+    }
+}
+
+/// The features of the `test` step's `cargo test --workspace --release`, which `ladder`
+/// repeats to reuse that build: `speed/openssl` when it builds here (else `what` is
+/// recorded as skipped).
+fn workspace_test_features(ws: &Workspace, what: &str) -> &'static [&'static str] {
+    if speed_openssl(ws, what) {
+        &["--features", "speed/openssl"]
+    } else {
+        &[]
     }
 }
 
@@ -681,10 +693,11 @@ fn ladder_binaries(
         // The same package set and features as the `test` step, so the same feature
         // resolution and no second build (without `speed/openssl` this rebuilt for
         // 5 minutes).
-        cmd = cmd.arg("--workspace");
-        if speed_openssl(ws, "cpu-ladder's build: speed/openssl") {
-            cmd = cmd.args(["--features", "speed/openssl"]);
-        }
+        cmd = cmd.arg("--workspace").args(
+            workspace_test_features(ws, "cpu-ladder's build: speed/openssl")
+                .iter()
+                .copied(),
+        );
     } else {
         cmd = cmd.args(package_args(ws, packages)?);
     }
