@@ -1,7 +1,7 @@
 //! DES S-boxes as gate networks over bit planes. Generated (do not edit): the
 //! circuits of `tools/sboxes/circuits.txt`, found by `tools/sboxes/search.rs` and
 //! emitted by `tools/sboxes/circuits.rs` (see `tools/sboxes/README.md`).
-//! Three-input gates: 198 in all (24.75 per S-box), 220 a round with the XORs into
+//! Three-input gates: 200 in all (25 per S-box), 215 a round with the XORs into
 //! the left half (outputs folded into them cost none); two-input gates (and-not
 //! counts one): 382 (47.75 per S-box) and 32 XORs.
 
@@ -9,7 +9,7 @@
 
 use super::Gates;
 
-/// S-box 1 with three-input gates (26 gates, 30 with the XORs into `l`):
+/// S-box 1 with three-input gates (26 gates, 29 with the XORs into `l`):
 /// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
 /// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
@@ -27,24 +27,23 @@ pub(crate) fn s1<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t10 = V::tl::<0x4A>(x[5], t8, t9);
     let t11 = V::tl::<0x36>(t5, t6, t10);
     let t12 = V::tl::<0xCA>(x[2], x[3], x[0]);
-    let t13 = V::tl::<0x27>(t4, t5, x[2]);
-    let t14 = V::tl::<0xE6>(t6, t11, x[1]);
-    let t15 = V::tl::<0x93>(t10, t7, t13);
-    let t16 = V::tl::<0xA4>(t12, t14, t15);
-    let t17 = V::tl::<0x39>(t16, x[4], t2);
-    let t18 = V::tl::<0xE2>(t13, x[1], t17);
-    let t19 = V::tl::<0x78>(t8, t9, t18);
-    let t20 = V::tl::<0x59>(t16, x[5], t13);
-    let t21 = V::tl::<0x3B>(t19, t3, t14);
+    let t13 = V::tl::<0x91>(t5, x[1], t11);
+    let t14 = V::tl::<0xCA>(t12, t7, t13);
+    let t15 = V::tl::<0xD8>(t4, t5, x[2]);
+    let t16 = V::tl::<0x2E>(t15, x[1], t12);
+    let t17 = V::tl::<0xC6>(t2, t11, t16);
+    let t18 = V::tl::<0x70>(t9, t14, t3);
+    let t19 = V::tl::<0x8A>(t5, t2, t18);
+    let t21 = V::tl::<0x1D>(t18, t11, t3);
     let t22 = V::tl::<0xAC>(x[1], t21, t3);
-    let t23 = V::tl::<0xAC>(x[2], t22, t9);
-    let t24 = V::tl::<0xCA>(x[1], t13, t12);
-    let t25 = V::tl::<0xC6>(t2, t11, t24);
+    let t23 = V::tl::<0xCA>(x[2], t9, t22);
+    let t24 = V::tl::<0x36>(t15, t14, t10);
+    let t25 = V::tl::<0xAC>(x[5], t15, t24);
     [
         V::xor(l[0], t23),
-        V::xor(l[1], t20),
-        V::xor(l[2], t25),
-        V::xor(l[3], t19),
+        V::xor(l[1], t25),
+        V::xor(l[2], t17),
+        V::tl::<0x96>(l[3], t8, t19),
     ]
 }
 
@@ -131,19 +130,19 @@ pub(crate) fn s2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t11 = V::tl::<0x9C>(t10, t8, x[0]);
     let t12 = V::tl::<0xC1>(x[0], t3, x[4]);
     let t13 = V::tl::<0x6C>(x[5], t8, t12);
-    let t14 = V::tl::<0x58>(t4, x[3], x[2]);
-    let t15 = V::tl::<0xC9>(x[0], t14, t13);
-    let t16 = V::tl::<0x6C>(t9, t13, t15);
-    let t18 = V::tl::<0x16>(t11, t5, t1);
-    let t19 = V::tl::<0xC6>(x[1], t18, t1);
-    let t20 = V::tl::<0x8E>(t13, t10, t1);
-    let t21 = V::tl::<0xC6>(x[4], t19, t20);
-    let t23 = V::tl::<0xE6>(x[4], t3, x[5]);
-    let t24 = V::tl::<0xC6>(x[1], t11, t23);
+    let t14 = V::tl::<0xBC>(t3, x[5], x[4]);
+    let t15 = V::tl::<0x64>(x[3], t4, x[2]);
+    let t16 = V::tl::<0xC9>(x[0], t15, t13);
+    let t17 = V::tl::<0x6C>(t9, x[1], t16);
+    let t19 = V::tl::<0xC6>(x[1], t11, t14);
+    let t20 = V::tl::<0xE6>(t1, t5, t11);
+    let t21 = V::tl::<0x6C>(x[1], t20, t1);
+    let t22 = V::tl::<0xD4>(t1, t10, t13);
+    let t23 = V::tl::<0xC6>(x[4], t21, t22);
     [
-        V::xor(l[0], t24),
-        V::tl::<0x96>(l[1], t12, t21),
-        V::tl::<0x96>(l[2], x[1], t16),
+        V::xor(l[0], t19),
+        V::tl::<0x96>(l[1], t12, t23),
+        V::tl::<0x96>(l[2], t13, t17),
         V::xor(l[3], t7),
     ]
 }
@@ -207,7 +206,7 @@ pub(crate) fn s2_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     ]
 }
 
-/// S-box 3 with three-input gates (24 gates, 28 with the XORs into `l`):
+/// S-box 3 with three-input gates (25 gates, 27 with the XORs into `l`):
 /// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
 /// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
@@ -221,26 +220,25 @@ pub(crate) fn s3<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t6 = V::tl::<0x6C>(x[1], t5, x[3]);
     let t7 = V::tl::<0x96>(t0, x[1], x[0]);
     let t8 = V::tl::<0x95>(t3, t2, x[4]);
-    let t9 = V::tl::<0x94>(x[0], t7, t6);
-    let t10 = V::tl::<0xCE>(x[4], t9, t3);
-    let t11 = V::tl::<0x78>(t7, x[3], t8);
-    let t12 = V::tl::<0xB4>(t11, t10, x[2]);
-    let t13 = V::tl::<0xA1>(t11, t3, t4);
-    let t14 = V::tl::<0x96>(x[2], t10, x[1]);
-    let t15 = V::tl::<0x06>(t10, x[0], x[4]);
-    let t16 = V::tl::<0x6C>(x[5], t14, t15);
-    let t17 = V::tl::<0xCA>(t9, t13, t16);
-    let t18 = V::tl::<0x94>(t16, t12, t3);
-    let t19 = V::tl::<0xCD>(x[4], t18, t12);
-    let t20 = V::tl::<0x1D>(x[2], t14, t17);
-    let t21 = V::tl::<0x36>(t12, t15, t20);
-    let t22 = V::tl::<0x6C>(t5, t19, t21);
-    let t23 = V::tl::<0xC6>(x[0], t2, t6);
+    let t9 = V::tl::<0x78>(t7, x[3], t8);
+    let t10 = V::tl::<0x86>(t6, x[0], t7);
+    let t11 = V::tl::<0xDC>(t3, t10, x[4]);
+    let t12 = V::tl::<0x28>(x[4], x[0], x[5]);
+    let t13 = V::tl::<0x36>(t11, x[1], t12);
+    let t14 = V::tl::<0xC6>(x[2], t9, t11);
+    let t15 = V::tl::<0x1C>(t14, t4, t3);
+    let t16 = V::tl::<0xB8>(t13, t10, t15);
+    let t18 = V::tl::<0x2C>(t1, t2, x[3]);
+    let t19 = V::tl::<0x9C>(t7, t18, t13);
+    let t20 = V::tl::<0x78>(t13, t5, t11);
+    let t21 = V::tl::<0xC2>(t3, t20, t1);
+    let t22 = V::tl::<0xAC>(t14, t19, t21);
+    let t24 = V::tl::<0xC6>(x[0], t2, t6);
     [
-        V::xor(l[0], t23),
-        V::xor(l[1], t12),
-        V::xor(l[2], t22),
-        V::xor(l[3], t17),
+        V::xor(l[0], t24),
+        V::xor(l[1], t14),
+        V::tl::<0x96>(l[2], x[2], t22),
+        V::tl::<0x96>(l[3], x[2], t16),
     ]
 }
 
@@ -318,18 +316,18 @@ pub(crate) fn s4<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t6 = V::tl::<0x49>(t4, x[1], x[0]);
     let t7 = V::tl::<0x6C>(x[4], t6, t5);
     let t8 = V::tl::<0x7A>(x[2], t5, t7);
-    let t9 = V::tl::<0x39>(t4, t1, x[2]);
-    let t10 = V::tl::<0xC6>(t6, t8, x[3]);
-    let t11 = V::tl::<0xC6>(x[1], t9, t10);
-    let t12 = V::tl::<0x62>(t5, x[0], x[2]);
-    let t13 = V::tl::<0xBD>(t2, t0, t4);
-    let t14 = V::tl::<0x6C>(x[4], t12, t13);
-    let t15 = V::tl::<0x63>(t11, t4, x[5]);
-    let t16 = V::tl::<0x69>(t14, x[5], t11);
+    let t9 = V::tl::<0xB5>(x[0], t5, x[2]);
+    let t10 = V::tl::<0xBD>(t2, t0, t4);
+    let t11 = V::tl::<0x6C>(x[4], t9, t10);
+    let t12 = V::tl::<0x59>(t4, x[2], t1);
+    let t13 = V::tl::<0xA6>(t6, x[3], t8);
+    let t14 = V::tl::<0xC6>(x[1], t12, t13);
+    let t15 = V::tl::<0x2D>(t4, t14, x[5]);
+    let t16 = V::tl::<0x69>(x[5], t14, t11);
     let t18 = V::tl::<0x95>(t8, x[5], t4);
     [
-        V::tl::<0x96>(l[0], t15, t16),
-        V::tl::<0x96>(l[1], t14, t15),
+        V::tl::<0x96>(l[0], t11, t15),
+        V::tl::<0x96>(l[1], t15, t16),
         V::tl::<0x69>(l[2], t8, t18),
         V::tl::<0x96>(l[3], x[5], t18),
     ]
@@ -402,24 +400,24 @@ pub(crate) fn s5<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t9 = V::tl::<0x86>(x[1], x[4], x[2]);
     let t10 = V::tl::<0xAB>(t8, x[4], x[5]);
     let t11 = V::tl::<0xC6>(x[3], t9, t10);
-    let t12 = V::tl::<0xD4>(x[3], x[4], t4);
-    let t13 = V::tl::<0xAC>(t8, t5, t12);
-    let t14 = V::tl::<0xC6>(x[0], t11, t13);
-    let t15 = V::tl::<0xA6>(t3, x[4], t5);
+    let t12 = V::tl::<0xB7>(t3, t11, t8);
+    let t13 = V::tl::<0x6C>(x[5], t8, t12);
+    let t14 = V::tl::<0xAC>(x[3], t4, t13);
+    let t15 = V::tl::<0xC6>(t3, t5, x[4]);
     let t16 = V::tl::<0xC6>(x[1], t15, t6);
     let t17 = V::tl::<0xAC>(x[3], t16, t7);
-    let t18 = V::tl::<0xB7>(t3, t11, t8);
-    let t19 = V::tl::<0x6C>(x[5], t8, t18);
-    let t20 = V::tl::<0xAC>(x[3], t4, t19);
-    let t21 = V::tl::<0x97>(t20, t5, t14);
+    let t18 = V::tl::<0x8E>(t4, x[3], x[4]);
+    let t19 = V::tl::<0xAC>(t8, t5, t18);
+    let t20 = V::tl::<0xC6>(x[0], t11, t19);
+    let t21 = V::tl::<0x97>(t5, t20, t14);
     let t22 = V::tl::<0xC1>(x[1], t21, x[2]);
-    let t23 = V::tl::<0xE4>(t19, t5, t0);
+    let t23 = V::tl::<0xB8>(t5, t0, t13);
     let t24 = V::tl::<0x2C>(t17, t22, t23);
     [
         V::tl::<0x96>(l[0], t5, t24),
         V::xor(l[1], t17),
-        V::xor(l[2], t14),
-        V::xor(l[3], t20),
+        V::xor(l[2], t20),
+        V::xor(l[3], t14),
     ]
 }
 
@@ -486,7 +484,7 @@ pub(crate) fn s5_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     ]
 }
 
-/// S-box 6 with three-input gates (24 gates, 28 with the XORs into `l`):
+/// S-box 6 with three-input gates (25 gates, 27 with the XORs into `l`):
 /// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
 /// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
@@ -501,25 +499,24 @@ pub(crate) fn s6<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t7 = V::tl::<0x96>(t1, x[5], t0);
     let t8 = V::tl::<0x25>(x[2], x[0], t7);
     let t9 = V::tl::<0x9C>(x[1], t8, x[0]);
-    let t10 = V::tl::<0x1C>(t7, x[2], x[4]);
-    let t11 = V::tl::<0x16>(t6, x[3], t9);
-    let t12 = V::tl::<0xC6>(x[0], t10, t11);
-    let t13 = V::tl::<0xBC>(t7, x[3], t6);
-    let t14 = V::tl::<0xBE>(t13, t9, t0);
-    let t15 = V::tl::<0xC6>(t5, t13, t14);
-    let t16 = V::tl::<0xAC>(x[5], t2, t6);
-    let t17 = V::tl::<0x49>(t3, t7, t5);
-    let t18 = V::tl::<0x69>(x[1], t15, t12);
-    let t19 = V::tl::<0xAC>(x[5], t17, t18);
-    let t20 = V::tl::<0xD2>(t18, t16, x[0]);
-    let t21 = V::tl::<0xAC>(t10, t19, t20);
-    let t22 = V::tl::<0x86>(t0, x[4], t4);
-    let t23 = V::tl::<0xF2>(t12, t7, t22);
+    let t10 = V::tl::<0xDA>(x[3], t6, t7);
+    let t11 = V::tl::<0x4D>(t1, x[3], t6);
+    let t12 = V::tl::<0xBB>(t8, x[4], t7);
+    let t13 = V::tl::<0x68>(x[5], t11, t12);
+    let t14 = V::tl::<0x16>(t10, t13, x[2]);
+    let t15 = V::tl::<0xB4>(t9, t14, t8);
+    let t16 = V::tl::<0xA7>(t13, x[0], t12);
+    let t17 = V::tl::<0x9A>(t15, t5, t16);
+    let t19 = V::tl::<0x98>(x[1], t8, t12);
+    let t20 = V::tl::<0x78>(t13, x[0], t19);
+    let t22 = V::tl::<0x4E>(t10, t9, t0);
+    let t23 = V::tl::<0xE2>(t10, t5, t22);
+    let t24 = V::tl::<0xAC>(x[5], t2, t6);
     [
-        V::xor(l[0], t16),
-        V::xor(l[1], t15),
-        V::xor(l[2], t21),
-        V::xor(l[3], t23),
+        V::xor(l[0], t24),
+        V::xor(l[1], t23),
+        V::tl::<0x96>(l[2], x[2], t20),
+        V::tl::<0x96>(l[3], t0, t17),
     ]
 }
 
@@ -582,7 +579,7 @@ pub(crate) fn s6_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     ]
 }
 
-/// S-box 7 with three-input gates (27 gates, 28 with the XORs into `l`):
+/// S-box 7 with three-input gates (26 gates, 27 with the XORs into `l`):
 /// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
 /// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
@@ -595,27 +592,26 @@ pub(crate) fn s7<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t5 = V::tl::<0x8D>(x[5], t1, x[4]);
     let t6 = V::tl::<0x87>(x[1], x[3], t4);
     let t7 = V::tl::<0xAD>(x[0], t6, t5);
-    let t8 = V::tl::<0x92>(x[4], x[3], x[2]);
+    let t8 = V::tl::<0x94>(x[2], x[4], x[3]);
     let t9 = V::tl::<0x9C>(x[1], t8, x[2]);
     let t10 = V::tl::<0x4E>(t9, x[2], t7);
-    let t11 = V::tl::<0xC9>(x[4], t10, t4);
-    let t12 = V::tl::<0x6C>(t7, t4, x[2]);
-    let t13 = V::tl::<0xE4>(t11, t9, x[5]);
-    let t14 = V::tl::<0xA1>(x[4], t6, t5);
-    let t15 = V::tl::<0xDC>(x[3], t14, t11);
-    let t16 = V::tl::<0x6B>(t3, t5, t0);
-    let t17 = V::tl::<0x8C>(x[3], t16, x[4]);
-    let t18 = V::tl::<0xAC>(t12, t15, t17);
-    let t19 = V::tl::<0xB8>(t5, t3, x[2]);
-    let t20 = V::tl::<0x2C>(x[3], t19, t13);
-    let t21 = V::tl::<0x8E>(x[5], x[1], t19);
+    let t11 = V::tl::<0xC9>(t4, t10, x[4]);
+    let t12 = V::tl::<0x6C>(x[2], t4, t7);
+    let t13 = V::tl::<0xAB>(x[0], t6, t12);
+    let t14 = V::tl::<0xB8>(t11, t7, t13);
+    let t15 = V::tl::<0x84>(t2, t12, x[0]);
+    let t16 = V::tl::<0xB8>(t9, x[5], t11);
+    let t17 = V::tl::<0x9C>(t15, x[3], x[1]);
+    let t19 = V::tl::<0xB1>(x[2], x[5], t3);
+    let t20 = V::tl::<0x2C>(x[3], t19, t16);
+    let t21 = V::tl::<0xB2>(x[1], x[5], x[2]);
     let t22 = V::tl::<0x63>(x[3], t10, t21);
     let t23 = V::tl::<0xAC>(x[0], t20, t22);
     [
         V::xor(l[0], t12),
         V::tl::<0x96>(l[1], t4, t23),
-        V::tl::<0x96>(l[2], t11, t18),
-        V::tl::<0x96>(l[3], x[0], t13),
+        V::tl::<0x96>(l[2], t14, t17),
+        V::tl::<0x96>(l[3], x[0], t16),
     ]
 }
 
@@ -679,7 +675,7 @@ pub(crate) fn s7_2<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     ]
 }
 
-/// S-box 8 with three-input gates (24 gates, 28 with the XORs into `l`):
+/// S-box 8 with three-input gates (25 gates, 27 with the XORs into `l`):
 /// `x[0]` = b1 … `x[5]` = b6 in, `l` the left half's planes its four output
 /// bits (most significant first) go into; returns `l` XOR the output.
 #[inline(always)]
@@ -691,28 +687,27 @@ pub(crate) fn s8<V: Gates>(x: &[V; 6], l: [V; 4]) -> [V; 4] {
     let t4 = V::tl::<0xF6>(t2, x[3], x[0]);
     let t5 = V::tl::<0xCB>(x[2], t4, x[0]);
     let t6 = V::tl::<0xC6>(x[1], t3, t5);
-    let t7 = V::tl::<0x29>(t2, x[1], x[2]);
-    let t8 = V::tl::<0xC6>(x[2], x[0], x[4]);
-    let t9 = V::tl::<0x8C>(x[3], t8, x[0]);
-    let t10 = V::tl::<0x7C>(t5, t6, x[3]);
-    let t11 = V::tl::<0xEE>(t8, t6, x[1]);
-    let t12 = V::tl::<0xC6>(t7, t10, t11);
-    let t13 = V::tl::<0x6C>(t9, t12, x[5]);
-    let t14 = V::tl::<0x9E>(t2, t0, x[4]);
-    let t15 = V::tl::<0xCB>(x[1], t14, t7);
-    let t16 = V::tl::<0x65>(t9, t7, t6);
-    let t17 = V::tl::<0x63>(x[5], t4, t16);
-    let t18 = V::tl::<0x36>(x[3], t15, t17);
-    let t19 = V::tl::<0xE3>(t18, t8, t2);
-    let t20 = V::tl::<0x6C>(x[1], t16, t19);
-    let t21 = V::tl::<0x93>(x[4], t7, t17);
-    let t22 = V::tl::<0xCB>(x[0], t21, x[1]);
-    let t23 = V::tl::<0x6C>(t13, t20, t22);
+    let t7 = V::tl::<0x79>(t2, x[3], x[4]);
+    let t8 = V::tl::<0xC8>(x[0], t7, t4);
+    let t9 = V::tl::<0x79>(x[2], x[0], t7);
+    let t10 = V::tl::<0xA3>(t6, t8, t9);
+    let t11 = V::tl::<0xAC>(x[1], t8, t10);
+    let t12 = V::tl::<0x24>(t11, x[3], x[4]);
+    let t13 = V::tl::<0x63>(t5, t11, t12);
+    let t14 = V::tl::<0x69>(x[0], t7, t0);
+    let t15 = V::tl::<0x96>(t7, t11, x[4]);
+    let t16 = V::tl::<0x6C>(t13, t14, t15);
+    let t17 = V::tl::<0x6C>(t1, t13, t16);
+    let t18 = V::tl::<0x18>(t0, t11, t11);
+    let t19 = V::tl::<0x95>(x[5], t6, x[2]);
+    let t20 = V::tl::<0x36>(x[3], t18, t19);
+    let t21 = V::tl::<0x74>(t18, x[4], t2);
+    let t22 = V::tl::<0xAC>(x[1], t20, t21);
     [
-        V::xor(l[0], t23),
+        V::tl::<0x96>(l[0], t6, t17),
         V::xor(l[1], t6),
         V::xor(l[2], t18),
-        V::xor(l[3], t13),
+        V::tl::<0x96>(l[3], t17, t22),
     ]
 }
 
