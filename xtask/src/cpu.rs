@@ -119,6 +119,7 @@ mod tests {
     fn row(arch: &[&str], needs: &[&str]) -> Row {
         Row {
             name: "x".into(),
+            variant: "X".into(),
             arch: arch.iter().map(|s| s.to_string()).collect(),
             needs: needs.iter().map(|s| s.to_string()).collect(),
             line: 1,

@@ -2,14 +2,16 @@
 //!
 //! - (a) every `.rs` file under `crates/*/src` (and `benches/src`, `xtask/src`) is
 //!   reachable through `mod` declarations from `lib.rs` (or `main.rs`, `bin/*.rs`): a
-//!   file nobody declares is never compiled;
+//!   file nobody declares is never compiled (a backend table declares `soft` and each
+//!   row's `mod:`);
 //! - (b) every crate with `src/backends/` declares its backends in one table (the
 //!   `simdcrypt_dispatch::backends!` invocation in `src/backends.rs`) whose cfg is
 //!   `<lib>_backend` and is listed in the root `Cargo.toml`'s check-cfg; every row `v` has
 //!   `src/backends/v.rs` (or `backends/v/mod.rs`) and a test `fn v_matches_soft` (not
 //!   for `soft` itself), needs only CPU features the dispatch crate detects, and is
 //!   benched (the crate's benches iterate `__backends::ALL`). Nothing else names a
-//!   backend: adding one is its file, its row and its crate docs' row;
+//!   backend: the table declares the modules and its `dispatch!` writes the `match`, so
+//!   adding one is its file, its row and its crate docs' row;
 //! - (c) `#[target_feature` appears only in files under `src/backends/`;
 //! - (d) every `unsafe {` block and `unsafe impl` has a `// SAFETY:` comment on its line,
 //!   within the 3 lines before it, or in the comment block right above it;
@@ -20,7 +22,11 @@
 //!   `LICENSE-APACHE` (a package holds only its crate's directory);
 //! - (h) the speed figures of the READMEs are what their committed JSON renders, each with
 //!   its stamp, and a table in a `## Speed` section that no command makes is labelled so
-//!   (`figures.rs`; reads files only, measures nothing).
+//!   (`figures.rs`; reads files only, measures nothing);
+//! - (i) what `dispatch!(backend => f(…))` calls in each row's module, inside `unsafe` on
+//!   the row's token alone, needs no more than the token proves: a `#[target_feature]`
+//!   `f` enables only features of the row's `needs`, an `unsafe fn f` names the token as
+//!   its `# Safety` precondition.
 //!
 //! Also run by `cargo test` on the real tree (`real_tree_is_tidy`).
 
@@ -125,8 +131,24 @@ fn mod_decls(text: &str) -> Vec<(String, Option<String>, usize)> {
     let mut out = Vec::new();
     let mut path_attr: Option<String> = None;
     let mut in_block_comment = false;
+    // Inside a raw string (a test's source text) or a `macro_rules!` body (the dispatch
+    // crate's table macro), `mod` lines declare nothing here.
+    let mut in_raw_string = false;
+    let mut macro_depth = 0i64;
     for (i, line) in text.lines().enumerate() {
         let mut t = line.trim();
+        if in_raw_string {
+            in_raw_string = !t.contains("\"#");
+            continue;
+        }
+        if let Some(at) = t.find("r#\"") {
+            in_raw_string = !t[at + 3..].contains("\"#");
+            continue;
+        }
+        if macro_depth > 0 || t.contains("macro_rules!") {
+            macro_depth += t.matches('{').count() as i64 - t.matches('}').count() as i64;
+            continue;
+        }
         if in_block_comment {
             if t.contains("*/") {
                 in_block_comment = false;
@@ -138,6 +160,21 @@ fn mod_decls(text: &str) -> Vec<(String, Option<String>, usize)> {
             continue;
         }
         if t.is_empty() || t.starts_with("//") {
+            continue;
+        }
+        // A backend table (`simdcrypt_dispatch::backends!`) declares `soft` and the module
+        // of each row (`mod: avx2,`).
+        if t.ends_with("backends! {") {
+            out.push(("soft".to_string(), None, i + 1));
+            continue;
+        }
+        if let Some(name) = t
+            .strip_prefix("mod:")
+            .and_then(|n| n.trim().strip_suffix(','))
+            && !name.is_empty()
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            out.push((name.to_string(), None, i + 1));
             continue;
         }
         // Leading attributes on the same line: `#[cfg(test)] mod tests;`.
@@ -359,7 +396,129 @@ fn backends(r: &mut Report<'_>, ws: &Workspace) {
                 );
             }
         }
+        dispatched_functions(r, krate, list);
     }
+}
+
+// (i) ------------------------------------------------------------------------------------
+
+/// (i): `dispatch!(backend => f(…))` calls `f` of each row's module inside `unsafe`, on
+/// the proof of the row's token alone. So each row's `f` must be a `#[target_feature]`
+/// function whose features are all in the row's `needs`, an `unsafe fn` whose `# Safety`
+/// names the row's token (`token::Vbmi`), or a safe function without target features.
+fn dispatched_functions(r: &mut Report<'_>, krate: &Crate, list: &crate::workspace::BackendList) {
+    let text = read(&list.file);
+    let name = &krate.package;
+    for (f, call_line) in dispatched(&text) {
+        for row in list.rows.iter().filter(|row| row.name != "soft") {
+            let v = &row.name;
+            let dir = krate.dir.join("src/backends");
+            let mut files: Vec<PathBuf> = vec![dir.join(format!("{v}.rs"))];
+            files.extend(files_with_suffix(&dir.join(v), ".rs"));
+            let Some((file, line, head)) = files.iter().find_map(|p| find_fn(p, &f)) else {
+                r.add(
+                    &list.file,
+                    call_line,
+                    format!("{name}: `dispatch!` calls `{f}`, which backend `{v}`'s module does not define"),
+                );
+                continue;
+            };
+            let features = target_features(&head);
+            for feature in features.iter().filter(|x| !row.needs.contains(x)) {
+                r.add(
+                    &file,
+                    line,
+                    format!(
+                        "{name}: `{v}::{f}` enables `{feature}`, which row `{v}` does not need: \
+                         `dispatch!` calls it on the row's token alone"
+                    ),
+                );
+            }
+            let token = format!("token::{}", row.variant);
+            if features.is_empty()
+                && head.contains("unsafe fn")
+                && !(head.contains("# Safety") && head.contains(&token))
+            {
+                r.add(
+                    &file,
+                    line,
+                    format!(
+                        "{name}: `{v}::{f}` is an `unsafe fn` that `dispatch!` calls on the row's \
+                         token alone; its `# Safety` must say that `{token}` is its one precondition"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The functions named by `dispatch!(… => f(…)` in `text`, with their 1-based lines.
+fn dispatched(text: &str) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (i, _) in text.match_indices("dispatch!(") {
+        let line = text[..i].lines().count().max(1);
+        if is_comment(text[..i].rsplit('\n').next().unwrap_or("").trim()) {
+            continue;
+        }
+        let rest = &text[i..];
+        let Some(arrow) = rest.find("=>") else {
+            continue;
+        };
+        let f: String = rest[arrow + 2..]
+            .trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        if !f.is_empty() {
+            found.push((f, line));
+        }
+    }
+    found
+}
+
+/// The module-level `fn name` in `path`: its path, 1-based line, and its head (the
+/// attribute and doc lines above it, and its own line).
+fn find_fn(path: &Path, name: &str) -> Option<(PathBuf, usize, String)> {
+    let text = fs::read_to_string(path).ok()?;
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| {
+        let l = l
+            .trim_start_matches("pub(crate) ")
+            .trim_start_matches("pub(super) ")
+            .trim_start_matches("pub ")
+            .trim_start_matches("unsafe ");
+        l.strip_prefix("fn ")
+            .and_then(|l| l.strip_prefix(name))
+            .is_some_and(|l| l.starts_with(['(', '<']))
+    })?;
+    let mut start = at;
+    while start > 0 {
+        let t = lines[start - 1].trim();
+        let attr_tail = t.ends_with(")]") || t.ends_with(']') && !t.contains('[');
+        if t.starts_with("#[")
+            || t.starts_with("//")
+            || attr_tail
+            || lines[start - 1].starts_with("    ")
+        {
+            start -= 1;
+        } else {
+            break;
+        }
+    }
+    Some((path.to_path_buf(), at + 1, lines[start..=at].join("\n")))
+}
+
+/// The features of every `#[target_feature(enable = "…")]` in `head`.
+fn target_features(head: &str) -> Vec<String> {
+    head.match_indices("target_feature(enable = \"")
+        .flat_map(|(i, m)| {
+            let list = &head[i + m.len()..];
+            list[..list.find('"').unwrap_or(0)]
+                .split(',')
+                .map(|f| f.trim().to_string())
+        })
+        .filter(|f| !f.is_empty())
+        .collect()
 }
 
 /// Whether `code` defines `fn name` (followed by `(` or `<`).
@@ -581,11 +740,11 @@ mod tests {
             (
                 "crates/foo-x/src/backends.rs".into(),
                 format!(
-                    "pub(crate) mod soft;\n#[cfg(target_arch = \"x86_64\")]\nmod avx2;\n\n\
-                     simdcrypt_dispatch::backends! {{\n    crate: \"foo-x\", cfg: foo_backend;\n    \
+                    "simdcrypt_dispatch::backends! {{\n    crate: \"foo-x\", cfg: foo_backend;\n    \
                      /// Portable.\n    \"soft\" => Soft;\n    /// AVX2.\n    \"avx2\" => Avx2 {{\n        \
-                     arch: [\"x86_64\"],\n        needs: [\"avx2\"],\n    }}\n}}\n\n\
-                     fn call() {{\n    // SAFETY: detect() proved AVX2.\n    {U} {{ avx2::f() }}\n}}\n"
+                     mod: avx2,\n        arch: [\"x86_64\"],\n        needs: [\"avx2\"],\n    }}\n}}\n\n\
+                     fn call() {{\n    // SAFETY: detect() proved AVX2.\n    {U} {{ avx2::f() }}\n}}\n\n\
+                     fn run(b: Backend) {{\n    dispatch!(b => f())\n}}\n"
                 ),
             ),
             (
@@ -734,28 +893,72 @@ mod tests {
             )
         })
         .violations();
-        assert_eq!(v.len(), 3, "{v:#?}");
-        assert!(
-            v[0].starts_with("crates/foo-x/src/backends.rs:10: foo-x: backend `gfni` has no file"),
-            "{v:#?}"
+        let expected = [
+            "crates/foo-x/src/backends.rs:6: foo-x: backend `gfni` has no file src/backends/gfni.rs",
+            "crates/foo-x/src/backends.rs:6: foo-x: backend `gfni` has no test `fn gfni_matches_soft`",
+            "crates/foo-x/src/backends.rs:23: foo-x: `dispatch!` calls `f`, which backend `gfni`'s \
+             module does not define",
+            "crates/foo-x/src/lib.rs:1: foo-x: the crate docs do not name backend `gfni` \
+             (foo_backend=\"gfni\" or a Backends table row)",
+        ];
+        assert_eq!(v, expected);
+    }
+
+    const AVX2: &str = "crates/foo-x/src/backends/avx2/mod.rs";
+
+    /// `edit` applied to the clean tree's avx2/mod.rs.
+    fn avx2_with(edit: impl FnOnce(&str) -> String) -> Tree {
+        tree_with(|f| {
+            let text = f.iter().find(|(p, _)| p == AVX2).unwrap().1.clone();
+            set(f, AVX2, &edit(&text));
+        })
+    }
+
+    #[test]
+    fn dispatched_function_needs_only_the_row() {
+        let v = avx2_with(|t| t.replace("\"avx2\")]\npub fn f", "\"avx2,avx512f\")]\npub fn f"))
+            .violations();
+        assert_one(
+            &v,
+            "crates/foo-x/src/backends/avx2/mod.rs:4:",
+            "enables `avx512f`",
         );
-        assert!(v[1].contains("fn gfni_matches_soft"), "{v:#?}");
+        // An `unsafe fn` must name the token as its precondition.
+        let unsafe_fn = |doc: &str| {
+            let doc = doc.to_string();
+            avx2_with(move |t| {
+                t.replace(
+                    "#[target_feature(enable = \"avx2\")]\npub fn f",
+                    &format!("{doc}pub unsafe fn f"),
+                )
+            })
+            .violations()
+        };
+        let v = unsafe_fn("/// Runs.\n");
+        assert_one(
+            &v,
+            "crates/foo-x/src/backends/avx2/mod.rs:4:",
+            "`token::Avx2`",
+        );
+        assert!(unsafe_fn("/// # Safety\n/// A `token::Avx2` exists.\n").is_empty());
+        // A safe function without target features needs nothing.
         assert!(
-            v[2].starts_with("crates/foo-x/src/lib.rs:1") && v[2].contains("`gfni`"),
-            "{v:#?}"
+            avx2_with(|t| t.replace("#[target_feature(enable = \"avx2\")]\n", ""))
+                .violations()
+                .is_empty()
         );
     }
 
     #[test]
     fn no_bench_file() {
         let v = tree_with(|f| remove(f, "crates/foo-x/benches/foo.rs")).violations();
-        assert_one(&v, "crates/foo-x/src/backends.rs:5:", "__backends::ALL");
+        assert_one(&v, "crates/foo-x/src/backends.rs:1:", "__backends::ALL");
     }
 
     #[test]
     fn feature_unknown_to_dispatch() {
         let v = table_with(|t| t.replace("[\"avx2\"]", "[\"avx2\", \"quantum\"]")).violations();
-        assert_one(&v, "crates/foo-x/src/backends.rs:10:", "`quantum`");
+        assert_one(&v, "crates/foo-x/src/backends.rs:6:", "`quantum`");
     }
 
     #[test]
@@ -774,10 +977,16 @@ mod tests {
     #[test]
     fn backends_dir_without_table() {
         let v = table_with(|t| t.replace("backends! {", "not_a_table! {")).violations();
-        assert_one(
-            &v,
-            "crates/foo-x/src/backends.rs:1",
-            "no `simdcrypt_dispatch::backends!`",
+        assert_eq!(v.len(), 2, "{v:#?}");
+        assert!(
+            v[0].starts_with("crates/foo-x/src/backends.rs:1")
+                && v[0].contains("no `simdcrypt_dispatch::backends!`"),
+            "{v:#?}"
+        );
+        // The table declares `soft`'s module too.
+        assert!(
+            v[1].starts_with("crates/foo-x/src/backends/soft.rs:1"),
+            "{v:#?}"
         );
     }
 

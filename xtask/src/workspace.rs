@@ -46,6 +46,8 @@ pub struct BackendList {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Row {
     pub name: String,
+    /// The `Backend` variant (`Avx2`).
+    pub variant: String,
     /// `target_arch` values; empty for `soft` (every target).
     pub arch: Vec<String>,
     /// CPU features (names of `is_x86_feature_detected!`).
@@ -195,10 +197,12 @@ pub fn parse_table(text: &str, file: &Path) -> Option<BackendList> {
             continue;
         }
         if t.starts_with('"')
-            && let Some((name, _)) = t[1..].split_once("\" =>")
+            && let Some((name, rest)) = t[1..].split_once("\" =>")
         {
+            let variant = rest.trim().trim_end_matches([';', '{']).trim();
             rows.push(Row {
                 name: name.to_string(),
+                variant: variant.to_string(),
                 arch: Vec::new(),
                 needs: Vec::new(),
                 line: i + 1,
@@ -365,12 +369,14 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// AVX-512 { in a doc comment }.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86_64"],
         needs: ["avx512f", "avx512vl"],
         blocks: 4,
     }
     // A comment "quoted" => Not.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: [],
         avoid: ["slow-gather"],
@@ -388,6 +394,10 @@ fn after() { let _ = "x" => 1; }
         assert_eq!(
             (r.arch.as_slice(), r.line),
             (&["x86_64".to_string()][..], 9)
+        );
+        assert_eq!(
+            (r.variant.as_str(), b.rows[0].variant.as_str()),
+            ("Avx512", "Soft")
         );
         assert_eq!(r.needs, ["avx512f", "avx512vl"]);
         assert_eq!(b.row("avx2").unwrap().arch, ["x86", "x86_64"]);

@@ -31,18 +31,6 @@
 //! bit alone and the `ymm` state from `avx2`), so AVX2-only CPUs with VAES (e.g. Zen 3,
 //! Alder Lake) qualify.
 
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-mod aesni;
-#[cfg(target_arch = "aarch64")]
-mod armv8;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-mod avx2;
-mod soft;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-mod vaes256;
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-mod vaes512;
-
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U16};
 #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
 use simdcrypt_dispatch::modes::CbcEncrypt;
@@ -74,26 +62,31 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// VAES on `ymm`, 16 blocks in flight.
     "vaes256" => Vaes256 {
+        mod: vaes256,
         arch: ["x86", "x86_64"],
         needs: ["aes", "ssse3", "avx2", "vaes"],
     }
     /// VAES on `zmm`, 32 blocks in flight.
     "vaes512" => Vaes512 {
+        mod: vaes512,
         arch: ["x86", "x86_64"],
         needs: ["aes", "ssse3", "avx512f", "vaes"],
     }
     /// AES-NI on `xmm`, 8 blocks in flight.
     "aesni" => Aesni {
+        mod: aesni,
         arch: ["x86", "x86_64"],
         needs: ["aes", "ssse3"],
     }
     /// Fixsliced like `Soft`, four batches in the lanes of `ymm`: 16 blocks at once.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
     }
     /// ARMv8 Cryptography Extensions (`AESE`/`AESMC`) on NEON, 8 blocks in flight.
     "armv8" => Armv8 {
+        mod: armv8,
         arch: ["aarch64"],
         needs: ["neon", "aes"],
     }

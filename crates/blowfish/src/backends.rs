@@ -18,26 +18,6 @@
 //!
 //! `vbmi` is first on both.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-pub(crate) mod soft;
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod vbmi;
-
 pub(crate) use soft::State;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
@@ -48,12 +28,14 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// Byte-sliced `vpermi2b` S-boxes on `zmm`, 64 blocks in flight, no gathers.
     "vbmi" => Vbmi {
+        mod: vbmi,
         arch: ["x86_64"],
         needs: ["avx512f", "avx512bw", "avx512vbmi"],
         rustc: "1.89",
     }
     /// 16-lane `vpgatherdd` on `zmm`, 64 blocks in flight (tails to `avx2`).
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx2"],
         avoid: ["slow-gather"],
@@ -61,6 +43,7 @@ simdcrypt_dispatch::backends! {
     }
     /// 8-lane `vpgatherdd` on `ymm`, 32 blocks in flight.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         avoid: ["slow-gather"],
@@ -75,24 +58,7 @@ pub(crate) fn encrypt<const LE: bool>(
     st: &State,
     f: impl BlockCipherEncClosure<BlockSize = U8>,
 ) {
-    match backend {
-        Backend::Soft => soft::encrypt::<LE>(st, f),
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-        Backend::Avx2(_) => unsafe { avx2::encrypt::<LE>(st, f) },
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-        Backend::Avx512(_) => unsafe { avx512::encrypt::<LE>(st, f) },
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        // SAFETY: the token proves the CPU has the target features of `vbmi::encrypt`.
-        Backend::Vbmi(_) => unsafe { vbmi::encrypt::<LE>(st, f) },
-    }
+    dispatch!(backend => encrypt::<LE>(st, f))
 }
 
 /// Runs `f` with `backend`'s decryption over `st` (block words in byte order `LE`).
@@ -102,24 +68,7 @@ pub(crate) fn decrypt<const LE: bool>(
     st: &State,
     f: impl BlockCipherDecClosure<BlockSize = U8>,
 ) {
-    match backend {
-        Backend::Soft => soft::decrypt::<LE>(st, f),
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-        Backend::Avx2(_) => unsafe { avx2::decrypt::<LE>(st, f) },
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-        Backend::Avx512(_) => unsafe { avx512::decrypt::<LE>(st, f) },
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        // SAFETY: the token proves the CPU has the target features of `vbmi::decrypt`.
-        Backend::Vbmi(_) => unsafe { vbmi::decrypt::<LE>(st, f) },
-    }
+    dispatch!(backend => decrypt::<LE>(st, f))
 }
 
 /// Unstable, hidden: the backends by name, for benches, tests and the `speed` tool.

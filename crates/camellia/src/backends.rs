@@ -12,37 +12,12 @@
 //! 7, ECX bit 8) and the OS `ymm` state from `avx2` (`cpufeatures` 0.3 tied `gfni` to
 //! AVX-512 OS state).
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod aesni_avx2;
 #[cfg(all(
     any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"),
     simdcrypt_rustc = "1.89"
 ))]
 #[clippy::msrv = "1.89"]
 mod bytesliced;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod gfni_avx2;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod gfni_avx512;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon_aes;
-pub(crate) mod soft;
 
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
@@ -61,12 +36,14 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// Byte-sliced GFNI on `zmm`, 64 blocks per pass.
     "gfni_avx512" => GfniAvx512 {
+        mod: gfni_avx512,
         arch: ["x86", "x86_64"],
         needs: ["avx2", "gfni", "avx512f", "avx512bw", "avx512vl"],
         rustc: "1.89",
     }
     /// Byte-sliced GFNI on `ymm`, 32 blocks per pass.
     "gfni_avx2" => GfniAvx2 {
+        mod: gfni_avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2", "gfni"],
         blocks: 4,
@@ -74,6 +51,7 @@ simdcrypt_dispatch::backends! {
     }
     /// Byte-sliced AES-NI + `vpshufb` on `ymm`, 32 blocks per pass.
     "aesni_avx2" => AesniAvx2 {
+        mod: aesni_avx2,
         arch: ["x86", "x86_64"],
         needs: ["aes", "avx2"],
         blocks: 6,
@@ -83,6 +61,7 @@ simdcrypt_dispatch::backends! {
     // `blocks: 10`: an estimate, not a measurement (no aarch64 host here): a padded pass
     // ≈ 1475 cycles against `soft`'s 135–180 per block on Neoverse N1 (crate docs).
     "neon_aes" => NeonAes {
+        mod: neon_aes,
         arch: ["aarch64"],
         needs: ["neon", "aes"],
         blocks: 10,
@@ -145,34 +124,7 @@ impl Backend {
         k: &[u64; RK],
         f: impl BlockCipherEncClosure<BlockSize = U16>,
     ) {
-        match self {
-            Backend::Soft => f.call(&Soft(k)),
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `aesni_avx2::encrypt` (AES-NI, AVX2).
-            Backend::AesniAvx2(_) => unsafe { aesni_avx2::encrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `gfni_avx2::encrypt` (AVX2, GFNI).
-            Backend::GfniAvx2(_) => unsafe { gfni_avx2::encrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `gfni_avx512::encrypt` (AVX2, AVX-512F/BW/VL, GFNI).
-            Backend::GfniAvx512(_) => unsafe { gfni_avx512::encrypt(k, f) },
-            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `neon_aes::encrypt` (NEON, AES).
-            Backend::NeonAes(_) => unsafe { neon_aes::encrypt(k, f) },
-        }
+        dispatch!(self => encrypt(k, f), soft => f.call(&Soft(k)))
     }
 
     /// Runs `f` with this backend's decryption under the subkeys `k`.
@@ -182,34 +134,7 @@ impl Backend {
         k: &[u64; RK],
         f: impl BlockCipherDecClosure<BlockSize = U16>,
     ) {
-        match self {
-            Backend::Soft => f.call(&Soft(k)),
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `aesni_avx2::decrypt` (AES-NI, AVX2).
-            Backend::AesniAvx2(_) => unsafe { aesni_avx2::decrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `gfni_avx2::decrypt` (AVX2, GFNI).
-            Backend::GfniAvx2(_) => unsafe { gfni_avx2::decrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `gfni_avx512::decrypt` (AVX2, AVX-512F/BW/VL, GFNI).
-            Backend::GfniAvx512(_) => unsafe { gfni_avx512::decrypt(k, f) },
-            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-            // SAFETY: the token proves the CPU has the target features of
-            // `neon_aes::decrypt` (NEON, AES).
-            Backend::NeonAes(_) => unsafe { neon_aes::decrypt(k, f) },
-        }
+        dispatch!(self => decrypt(k, f), soft => f.call(&Soft(k)))
     }
 }
 

@@ -33,29 +33,6 @@
 //! rounds per 512 bytes: ~2.3 core cycles per byte by that count, against the 3.09 TSC
 //! cycles per byte measured.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-mod soft;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod vbmi;
-
 pub(crate) use soft::Keys;
 
 use cipher::{
@@ -74,6 +51,7 @@ simdcrypt_dispatch::backends! {
     /// `soft` takes for 24: Zen 4, 1323 against 1304 TSC cycles); shorter calls and rests
     /// run `soft`.
     "vbmi" => Vbmi {
+        mod: vbmi,
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx512bw", "avx512vbmi"],
         blocks: 24,
@@ -81,6 +59,7 @@ simdcrypt_dispatch::backends! {
     }
     /// AVX-512: `vpgatherdd zmm` S-box look-ups and `vprolvd`, 64 blocks in flight.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86", "x86_64"],
         needs: ["avx2", "avx512f"],
         avoid: ["slow-gather"],
@@ -88,6 +67,7 @@ simdcrypt_dispatch::backends! {
     }
     /// AVX2: `vpgatherdd ymm` S-box look-ups, 16 blocks in flight.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         avoid: ["slow-gather"],
@@ -99,53 +79,13 @@ impl Backend {
     /// Runs `f` with this backend's encryption under key schedule `k`.
     #[inline]
     pub(crate) fn encrypt(self, k: &Keys, f: impl BlockCipherEncClosure<BlockSize = U8>) {
-        match self {
-            Backend::Soft => soft::encrypt(k, f),
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-            Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-            Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of `vbmi::encrypt`.
-            Backend::Vbmi(_) => unsafe { vbmi::encrypt(k, f) },
-        }
+        dispatch!(self => encrypt(k, f))
     }
 
     /// Runs `f` with this backend's decryption under key schedule `k`.
     #[inline]
     pub(crate) fn decrypt(self, k: &Keys, f: impl BlockCipherDecClosure<BlockSize = U8>) {
-        match self {
-            Backend::Soft => soft::decrypt(k, f),
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-            Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-            Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
-            #[cfg(all(
-                any(target_arch = "x86", target_arch = "x86_64"),
-                simdcrypt_rustc = "1.89"
-            ))]
-            // SAFETY: the token proves the CPU has the target features of `vbmi::decrypt`.
-            Backend::Vbmi(_) => unsafe { vbmi::decrypt(k, f) },
-        }
+        dispatch!(self => decrypt(k, f))
     }
 }
 

@@ -12,20 +12,6 @@
 //! on aarch64). A row's `blocks` is
 //! [`crate::BATCH_MIN`], the fewest hashes of one (salt, count) group worth a batch.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon;
-mod soft;
-
 use crate::Error;
 use alloc::vec::Vec;
 
@@ -35,6 +21,7 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// 512 hashes per bitsliced batch in `zmm` registers.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86_64"],
         needs: ["avx512f", "avx512vl"],
         blocks: crate::BATCH_MIN,
@@ -42,6 +29,7 @@ simdcrypt_dispatch::backends! {
     }
     /// 256 hashes per bitsliced batch in `ymm` registers.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86_64"],
         needs: ["avx2"],
         blocks: crate::BATCH_MIN,
@@ -49,6 +37,7 @@ simdcrypt_dispatch::backends! {
     }
     /// 128 hashes per bitsliced batch in NEON `v` registers (aarch64).
     "neon" => Neon {
+        mod: neon,
         arch: ["aarch64"],
         needs: ["neon"],
         blocks: crate::BATCH_MIN,
@@ -61,15 +50,7 @@ pub(crate) fn crypt_many<K: AsRef<[u8]>, S: AsRef<str>, T: crate::HashOut>(
     b: Backend,
     jobs: &[(K, S)],
 ) -> Vec<Result<T, Error>> {
-    match b {
-        Backend::Soft => soft::crypt_many(jobs),
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        Backend::Avx2(_) => avx2::crypt_many(jobs),
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        Backend::Avx512(_) => avx512::crypt_many(jobs),
-        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-        Backend::Neon(_) => neon::crypt_many(jobs),
-    }
+    dispatch!(b => crypt_many(jobs))
 }
 
 /// [`crate::crypt_keys`] on backend `b`.
@@ -78,15 +59,7 @@ pub(crate) fn crypt_keys<K: AsRef<[u8]>>(
     setting: &str,
     keys: &[K],
 ) -> Result<Vec<crate::CryptHash>, Error> {
-    match b {
-        Backend::Soft => soft::crypt_keys(setting, keys),
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        Backend::Avx2(_) => avx2::crypt_keys(setting, keys),
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        Backend::Avx512(_) => avx512::crypt_keys(setting, keys),
-        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-        Backend::Neon(_) => neon::crypt_keys(setting, keys),
-    }
+    dispatch!(b => crypt_keys(setting, keys))
 }
 
 /// Unstable, hidden: the backends by name, for tests, benches and the CLI. Not covered

@@ -13,25 +13,12 @@
 //! masks inside each bulk call, so key setup costs the same on every backend and single
 //! blocks never pay for it.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx512;
 #[cfg(all(
     any(target_arch = "x86_64", target_arch = "aarch64"),
     simdcrypt_rustc = "1.89"
 ))]
 #[clippy::msrv = "1.89"]
 pub(crate) mod bitslice;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon;
-pub(crate) mod soft;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
 use soft::{Ks, Passes};
@@ -42,6 +29,7 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// Bitsliced over 512 blocks in `zmm` registers.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86_64"],
         needs: ["avx512f", "avx512vl"],
         blocks: 40,
@@ -49,6 +37,7 @@ simdcrypt_dispatch::backends! {
     }
     /// Bitsliced over 256 blocks in `ymm` registers.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86_64"],
         needs: ["avx2"],
         blocks: 48,
@@ -61,6 +50,7 @@ simdcrypt_dispatch::backends! {
     // `soft`: break-even near 40 blocks. The real arm64 CI host's `des/neon` bench can
     // move it.
     "neon" => Neon {
+        mod: neon,
         arch: ["aarch64"],
         needs: ["neon"],
         blocks: 40,
@@ -85,19 +75,7 @@ impl<const K: usize> Keys<K> {
             let k = u64::from_be_bytes(k);
             // The table-driven schedule for `soft` (documented as not constant-time); the
             // bitsliced backends are, key setup included.
-            match backend {
-                Backend::Soft => soft::key_schedule(k),
-                // SAFETY: the token proves the CPU has the target features of
-                // `avx2::key_schedule`.
-                #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-                Backend::Avx2(_) => unsafe { avx2::key_schedule(k) },
-                // SAFETY: as above, for `avx512::key_schedule`.
-                #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-                Backend::Avx512(_) => unsafe { avx512::key_schedule(k) },
-                // SAFETY: as above, for `neon::key_schedule`.
-                #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-                Backend::Neon(_) => unsafe { neon::key_schedule(k) },
-            }
+            dispatch!(backend => key_schedule(k))
         });
         Self { ks, backend }
     }
@@ -109,21 +87,11 @@ impl<const K: usize> Keys<K> {
         passes: &Passes<P>,
         f: impl BlockCipherEncClosure<BlockSize = U8>,
     ) {
-        match self.backend {
-            Backend::Soft => f.call(&soft::Backend {
-                ks: &self.ks,
-                passes: *passes,
-            }),
-            // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx2(_) => unsafe { avx2::encrypt(&self.ks, passes, f) },
-            // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx512(_) => unsafe { avx512::encrypt(&self.ks, passes, f) },
-            // SAFETY: the token proves the CPU has the target feature of `neon::encrypt`.
-            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-            Backend::Neon(_) => unsafe { neon::encrypt(&self.ks, passes, f) },
-        }
+        let ks = &self.ks;
+        dispatch!(self.backend => encrypt(ks, passes, f), soft => f.call(&soft::Backend {
+            ks,
+            passes: *passes,
+        }))
     }
 
     /// Runs `f` with this backend's implementation of `passes` (decryption).
@@ -133,21 +101,11 @@ impl<const K: usize> Keys<K> {
         passes: &Passes<P>,
         f: impl BlockCipherDecClosure<BlockSize = U8>,
     ) {
-        match self.backend {
-            Backend::Soft => f.call(&soft::Backend {
-                ks: &self.ks,
-                passes: *passes,
-            }),
-            // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx2(_) => unsafe { avx2::decrypt(&self.ks, passes, f) },
-            // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx512(_) => unsafe { avx512::decrypt(&self.ks, passes, f) },
-            // SAFETY: the token proves the CPU has the target feature of `neon::decrypt`.
-            #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-            Backend::Neon(_) => unsafe { neon::decrypt(&self.ks, passes, f) },
-        }
+        let ks = &self.ks;
+        dispatch!(self.backend => decrypt(ks, passes, f), soft => f.call(&soft::Backend {
+            ks,
+            passes: *passes,
+        }))
     }
 }
 

@@ -20,28 +20,36 @@
 //! workspace.
 //!
 //! # The table
-//! ```
-//! mod backends {
-//!     simdcrypt_dispatch::backends! {
-//!         crate: "demo", cfg: demo_backend;
-//!         /// Portable Rust, every target.
-//!         "soft" => Soft;
-//!         // Then the others, the most preferred first: detection takes the first row
-//!         // this CPU runs and does not avoid.
-//!         /// AVX2, 16 blocks per call.
-//!         "avx2" => Avx2 {
-//!             arch: ["x86", "x86_64"],
-//!             needs: ["avx2"],
-//!             blocks: 4,
-//!             avoid: ["slow-gather"],
-//!         }
+//! In `src/backends.rs` (this one is compiled, with its module files, as
+//! `tests/demo/backends.rs`):
+//! ```ignore
+//! simdcrypt_dispatch::backends! {
+//!     crate: "demo", cfg: demo_backend;
+//!     /// Portable Rust, every target.
+//!     "soft" => Soft;
+//!     // Then the others, the most preferred first: detection takes the first row this
+//!     // CPU runs and does not avoid.
+//!     /// SSE2, 4 blocks per call.
+//!     "sse2" => Sse2 {
+//!         mod: sse2,
+//!         arch: ["x86_64"],
+//!         needs: ["sse2"],
+//!         blocks: 3,
+//!         avoid: ["slow-gather"],
 //!     }
-//! #   pub fn name() -> &'static str { detect().name() }
 //! }
-//! let name = backends::name();
-//! assert!(name == "soft" || name == "avx2");
-//! assert_eq!(backends::__table::TABLE[1].min_blocks, 4);
+//!
+//! /// Encrypts `blocks` under `keys` on `backend`: `soft::encrypt(keys, blocks)` or
+//! /// `sse2::encrypt(keys, blocks)`.
+//! pub(crate) fn encrypt(backend: Backend, keys: &Keys, blocks: &mut [Block]) {
+//!     dispatch!(backend => encrypt(keys, blocks))
+//! }
 //! ```
+//! - `mod` (every row but `soft`): the row's module, `src/backends/<name>.rs`, named as
+//!   the row (a compile-time check). The table declares it (`soft` too) under the row's
+//!   `cfg`, so adding a backend is its file and its row.
+//! - `alias` (optional, `alias: "x86-sha"`): a value of the RustCrypto crate's own
+//!   `<alg>_backend` cfg that forces this row, for drop-in builds that set it.
 //! - `blocks` (optional, default 1): from how many blocks per call the backend is the
 //!   right choice; it is `token::V::MIN_BLOCKS` for the backend's own tail handling.
 //! - `avoid` (optional): CPU classes (see [`CLASSES`]) on which the automatic choice skips
@@ -53,7 +61,7 @@
 //!   sets the `simdcrypt_rustc` cfg the rows test; hand-written code that uses the row
 //!   carries the same `#[cfg(all(any(target_arch = …), simdcrypt_rustc = "1.89"))]`.
 //!
-//! Forcing: `--cfg demo_backend="avx2"` makes `detect()` return that backend and panics
+//! Forcing: `--cfg demo_backend="sse2"` makes `detect()` return that backend and panics
 //! with a clear message if the CPU lacks a needed feature. Every backend stays compiled.
 #![no_std]
 #![deny(missing_docs)]
@@ -169,6 +177,12 @@ pub const CLASSES: &[(&str, u32)] = &[
 
 /// Bit 63: the detection word has been filled in.
 const KNOWN: u64 = 1 << 63;
+
+/// Whether `a` and `b` are the same string, in a `const` (for [`backends!`]).
+#[doc(hidden)]
+pub const fn __same(a: &str, b: &str) -> bool {
+    same(a, b)
+}
 
 const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -508,7 +522,12 @@ mod detect {
 ///   backend this CPU cannot run) and `best()`;
 /// - `fn detect()`: the forced backend (`--cfg <cfg>="<name>"`), else `Backend::best()`;
 /// - `pub mod __table`: `ALL` (the names compiled into this build), `TABLE` (every row, as
-///   [`Row`]s), `available(name)` and `selected()`, for the crate's `__backends`.
+///   [`Row`]s), `available(name)` and `selected()`, for the crate's `__backends`;
+/// - the modules: `pub(crate) mod soft;` and each row's `mod`, under the row's `cfg`;
+/// - `macro_rules! dispatch`: `dispatch!(backend => f(a, b))` is a `match` that calls
+///   `f(a, b)` of the module of `backend`'s row (inside `unsafe` for the others than
+///   `soft`: the token in the variant is the proof); `dispatch!(backend => f(a, b), soft =>
+///   expr)` gives `soft` its own arm.
 #[macro_export]
 macro_rules! backends {
     (
@@ -518,14 +537,28 @@ macro_rules! backends {
         $(
             $(#[doc = $doc:literal])*
             $name:literal => $V:ident {
+                mod: $m:ident,
                 arch: [$($arch:literal),+ $(,)?],
                 needs: [$($feat:literal),* $(,)?],
                 $(blocks: $blocks:expr,)?
                 $(avoid: [$($avoid:literal),* $(,)?],)?
                 $(rustc: $rustc:literal,)?
+                $(alias: $alias:literal,)?
             }
         )*
     ) => {
+        pub(crate) mod soft;
+        $(
+            #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
+            $(#[clippy::msrv = $rustc])?
+            pub(crate) mod $m;
+
+            const _: () = assert!(
+                $crate::__same($name, stringify!($m)),
+                concat!("backend \"", $name, "\": `mod:` names another module (one name per backend)")
+            );
+        )*
+
         /// Proof tokens: a value of `token::V` shows that this CPU runs backend `V`; only
         /// `V::get()`, which asks detection, makes one.
         #[allow(dead_code)]
@@ -629,13 +662,18 @@ macro_rules! backends {
                 return Backend::$Soft;
             }
             $(
-                #[cfg($cfg = $name)]
+                #[cfg(any($cfg = $name $(, $cfg = $alias)?))]
                 {
                     return $crate::forced(
                         Backend::by_name($name),
                         $krate,
                         stringify!($cfg),
-                        $name,
+                        {
+                            // The value given: the row's name or its alias.
+                            let _v = $name;
+                            $(#[cfg($cfg = $alias)] let _v = $alias;)?
+                            _v
+                        },
                         &[$($feat),*],
                     );
                 }
@@ -698,6 +736,43 @@ macro_rules! backends {
             pub fn selected() -> &'static str {
                 super::detect().name()
             }
+        }
+        $crate::backends!(@dispatch ($) $Soft; $($m $V [$($arch),+] [$($rustc)?])*);
+    };
+    // `dispatch!`, written by the arm above: `$d` is a `$` for the inner macro's own
+    // metavariables.
+    (@dispatch ($d:tt) $Soft:ident; $($m:ident $V:ident [$($arch:literal),+] [$($rustc:literal)?])*) => {
+        /// `dispatch!(backend => f(a, b))` calls `f` of the module of `backend`'s row:
+        /// `soft::f(a, b)`, `avx2::f(a, b)`, … (`f::<T>` too; the arguments are names, so
+        /// that no expression runs inside the `unsafe` below). `dispatch!(backend => f(a, b),
+        /// soft => expr)` gives the `soft` arm its own expression.
+        #[allow(unused_macros)]
+        macro_rules! dispatch {
+            ($d backend:expr => $d f:ident $d(::<$d($d g:tt),+>)? ($d($d a:ident),* $d(,)?)) => {
+                dispatch!(
+                    $d backend => $d f $d(::<$d($d g),+>)? ($d($d a),*),
+                    soft => soft::$d f $d(::<$d($d g),+>)? ($d($d a),*)
+                )
+            };
+            (
+                $d backend:expr => $d f:ident $d(::<$d($d g:tt),+>)? ($d($d a:ident),* $d(,)?),
+                soft => $d soft:expr $d(,)?
+            ) => {
+                match $d backend {
+                    Backend::$Soft => $d soft,
+                    $(
+                        #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
+                        #[allow(unused_unsafe)]
+                        // SAFETY: `Backend::$V` holds a `token::$V`, which only detection
+                        // makes, on a CPU with every feature of the row's `needs`. What
+                        // `dispatch!` calls in a backend's module is a `#[target_feature]`
+                        // function that enables only those features, or an `unsafe fn`
+                        // whose one precondition is that token (`cargo xtask tidy` checks
+                        // both against the table).
+                        Backend::$V(_) => unsafe { $m::$d f $d(::<$d($d g),+>)? ($d($d a),*) },
+                    )*
+                }
+            };
         }
     };
 }
@@ -780,62 +855,6 @@ mod tests {
         if has_named("zen4") {
             assert!(has_named("amd") && has_named("slow-gather"));
         }
-    }
-
-    // `simdcrypt_rustc` is set by the build scripts of the crates that use it; this crate
-    // has none, so the `rustc:` row below is never compiled in.
-    #[allow(unexpected_cfgs)]
-    mod demo {
-        crate::backends! {
-            crate: "demo", cfg: demo_backend;
-            /// Portable.
-            "soft" => Soft;
-            /// Never runs: needs a CPU class no CPU is in twice.
-            "never" => Never {
-                arch: ["x86", "x86_64", "aarch64"],
-                needs: ["intel", "amd"],
-            }
-            /// SSE2 (every x86-64 CPU), avoided nowhere.
-            "sse2" => Sse2 {
-                arch: ["x86_64"],
-                needs: ["sse2"],
-                blocks: 3,
-                avoid: [],
-            }
-            /// Gated on a Rust version this build does not have (no build script here).
-            "later" => Later {
-                arch: ["x86_64"],
-                needs: ["sse2"],
-                rustc: "1.89",
-            }
-        }
-    }
-
-    #[test]
-    fn generated_table() {
-        use demo::__table::{ALL, TABLE, available, selected};
-        assert_eq!(TABLE.len(), 4);
-        assert_eq!(TABLE[3].rustc, "1.89");
-        assert!(!TABLE[3].compiled());
-        assert!(!available("later"));
-        assert_eq!(TABLE[2].compiled(), cfg!(target_arch = "x86_64"));
-        assert_eq!(TABLE[0].name, "soft");
-        assert_eq!(TABLE[2].min_blocks, 3);
-        assert_eq!(TABLE[1].needs, &["intel", "amd"]);
-        assert!(TABLE[0].about.contains("Portable"));
-        assert!(available("soft"));
-        assert!(!available("never"));
-        assert!(!available("nonsense"));
-        if cfg!(target_arch = "x86_64") {
-            assert_eq!(ALL, &["soft", "never", "sse2"]);
-            assert_eq!(selected(), "sse2");
-        } else {
-            assert_eq!(selected(), "soft");
-        }
-        assert_eq!(
-            demo::Backend::by_name("soft").map(|b| b.name()),
-            Some("soft")
-        );
     }
 
     #[test]

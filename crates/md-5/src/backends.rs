@@ -6,26 +6,6 @@
 //! AMD (see there); the result is stored in `Md5Core` at construction, so a bulk update
 //! dispatches once.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon;
-mod soft;
-
 simdcrypt_dispatch::backends! {
     crate: "md-5", cfg: md5_backend;
     /// Portable Rust, every target.
@@ -33,6 +13,7 @@ simdcrypt_dispatch::backends! {
     /// AVX-512 F+VL: one state word per `xmm` lane 0, `vpternlogd` and `vprold`;
     /// multi-buffer hashing runs 16 messages in the 16 lanes of `zmm`.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx512vl"],
         rustc: "1.89",
@@ -40,6 +21,7 @@ simdcrypt_dispatch::backends! {
     /// AVX2: single-stream compression is the portable code (AVX2 cannot shorten
     /// the step latency); multi-buffer hashing runs 8 messages in the 8 lanes of `ymm`.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         rustc: "1.89",
@@ -47,6 +29,7 @@ simdcrypt_dispatch::backends! {
     /// NEON (aarch64): single-stream compression is the portable code (NEON lengthens
     /// the step); multi-buffer hashing runs 4 messages in the 4 lanes of a `q` register.
     "neon" => Neon {
+        mod: neon,
         arch: ["aarch64"],
         needs: ["neon"],
         rustc: "1.89",

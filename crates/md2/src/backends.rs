@@ -11,8 +11,6 @@
 //! `detect()`, `--cfg md2_backend="…"`, `__backends` for the benches — so that an ISA
 //! backend could be added here alone (as a row of the table).
 
-mod soft;
-
 simdcrypt_dispatch::backends! {
     crate: "md2", cfg: md2_backend;
     /// Portable Rust (`src/backends/soft.rs`), every target.

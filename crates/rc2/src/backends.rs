@@ -5,23 +5,6 @@
 //! every backend (the SIMD ones broadcast them once per bulk call), so a cipher stores the
 //! words and its [`Backend`]; a bulk call dispatches once.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon;
-pub(crate) mod soft;
-
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
 
 simdcrypt_dispatch::backends! {
@@ -30,12 +13,14 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// AVX-512BW, 32 blocks per `zmm` register (tails to `avx2`).
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86_64"],
         needs: ["avx512f", "avx512bw", "avx2"],
         rustc: "1.89",
     }
     /// AVX2, 16 blocks per `ymm` register.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         blocks: 8,
@@ -46,6 +31,7 @@ simdcrypt_dispatch::backends! {
     /// and a padded group cost about 4 `soft` blocks, estimated from instruction counts
     /// and latencies: `src/backends/neon.rs`).
     "neon" => Neon {
+        mod: neon,
         arch: ["aarch64"],
         needs: ["neon"],
         blocks: 4,
@@ -60,22 +46,7 @@ pub(crate) fn encrypt(
     k: &[u16; 64],
     f: impl BlockCipherEncClosure<BlockSize = U8>,
 ) {
-    match backend {
-        Backend::Soft => f.call(&soft::Backend(k)),
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has AVX2, the target feature of `avx2::encrypt`.
-        Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
-        // SAFETY: the token proves the CPU has AVX2, AVX-512F and AVX-512BW, the target
-        // features of `avx512::encrypt`.
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
-        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::encrypt`.
-        Backend::Neon(_) => unsafe { neon::encrypt(k, f) },
-    }
+    dispatch!(backend => encrypt(k, f), soft => f.call(&soft::Backend(k)))
 }
 
 /// Runs `f` with `backend`'s decryption under key table `k`.
@@ -85,22 +56,7 @@ pub(crate) fn decrypt(
     k: &[u16; 64],
     f: impl BlockCipherDecClosure<BlockSize = U8>,
 ) {
-    match backend {
-        Backend::Soft => f.call(&soft::Backend(k)),
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has AVX2, the target feature of `avx2::decrypt`.
-        Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
-        // SAFETY: the token proves the CPU has AVX2, AVX-512F and AVX-512BW, the target
-        // features of `avx512::decrypt`.
-        #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-        Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
-        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::decrypt`.
-        Backend::Neon(_) => unsafe { neon::decrypt(k, f) },
-    }
+    dispatch!(backend => decrypt(k, f), soft => f.call(&soft::Backend(k)))
 }
 
 /// Unstable, hidden: the backends by name, for benches, tests and the `speed` tool.

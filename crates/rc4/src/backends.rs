@@ -10,8 +10,6 @@
 
 use cipher::InOutBuf;
 
-mod soft;
-
 pub(crate) use soft::State;
 
 simdcrypt_dispatch::backends! {

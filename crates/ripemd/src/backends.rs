@@ -10,8 +10,6 @@
 //! in each hasher core, `detect()`, `--cfg ripemd_backend="…"`, `__backends` for the
 //! benches — so that an ISA backend could be added here alone (as a row of the table).
 
-mod soft;
-
 simdcrypt_dispatch::backends! {
     crate: "ripemd", cfg: ripemd_backend;
     /// Portable Rust (`src/backends/soft.rs`), every target.

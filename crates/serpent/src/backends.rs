@@ -7,27 +7,6 @@
 //! beside its [`Backend`]; a bulk call dispatches once.
 
 // `soft` first: it defines `serpent_core!`, which the SIMD backends expand.
-#[macro_use]
-mod soft;
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon;
-
 use cipher::{Block, BlockCipherDecClosure, BlockCipherEncClosure, InOut, consts::U16};
 
 /// The 33 round keys of Serpent, four words each (bitsliced, as the rounds use them).
@@ -70,6 +49,7 @@ simdcrypt_dispatch::backends! {
     "soft" => Soft;
     /// Word-sliced on `zmm` with `vpternlogd` S-boxes, 32 blocks in flight.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86", "x86_64"],
         needs: ["avx512f", "avx512vl", "avx2"],
         blocks: 4,
@@ -77,6 +57,7 @@ simdcrypt_dispatch::backends! {
     }
     /// Word-sliced on `ymm`, 16 blocks in flight.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86", "x86_64"],
         needs: ["avx2"],
         blocks: 2,
@@ -86,6 +67,7 @@ simdcrypt_dispatch::backends! {
     /// blocks run `soft` (a padded 4-block pass is latency-bound, estimated at ≈ 2.3
     /// `soft` blocks from instruction counts and latencies: `src/backends/neon.rs`).
     "neon" => Neon {
+        mod: neon,
         arch: ["aarch64"],
         needs: ["neon"],
         blocks: 3,
@@ -100,24 +82,7 @@ pub(crate) fn encrypt(
     k: &RoundKeys,
     f: impl BlockCipherEncClosure<BlockSize = U16>,
 ) {
-    match backend {
-        Backend::Soft => f.call(&soft::Backend(k)),
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-        Backend::Avx2(_) => unsafe { avx2::encrypt(k, f) },
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-        Backend::Avx512(_) => unsafe { avx512::encrypt(k, f) },
-        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::encrypt`.
-        Backend::Neon(_) => unsafe { neon::encrypt(k, f) },
-    }
+    dispatch!(backend => encrypt(k, f), soft => f.call(&soft::Backend(k)))
 }
 
 /// Runs `f` with `backend`'s decryption.
@@ -127,24 +92,7 @@ pub(crate) fn decrypt(
     k: &RoundKeys,
     f: impl BlockCipherDecClosure<BlockSize = U16>,
 ) {
-    match backend {
-        Backend::Soft => f.call(&soft::Backend(k)),
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-        Backend::Avx2(_) => unsafe { avx2::decrypt(k, f) },
-        #[cfg(all(
-            any(target_arch = "x86", target_arch = "x86_64"),
-            simdcrypt_rustc = "1.89"
-        ))]
-        // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-        Backend::Avx512(_) => unsafe { avx512::decrypt(k, f) },
-        #[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-        // SAFETY: the token proves the CPU has NEON, the target feature of `neon::decrypt`.
-        Backend::Neon(_) => unsafe { neon::decrypt(k, f) },
-    }
+    dispatch!(backend => decrypt(k, f), soft => f.call(&soft::Backend(k)))
 }
 
 /// Encrypts one block with `backend`'s one-block code.

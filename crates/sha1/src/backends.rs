@@ -8,85 +8,56 @@
 //! multi-buffer hashing too, see the crate docs); the result is stored in `Sha1Core` at
 //! construction, so a bulk update dispatches once.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod armv8;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-#[cfg(all(target_arch = "aarch64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod neon;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-#[clippy::msrv = "1.89"]
-mod shani;
-mod soft;
-
-/// The backend table. Its `detect` knows only the table's names; [`detect`] below adds
-/// RustCrypto's own `sha1_backend` values.
-mod table {
-    simdcrypt_dispatch::backends! {
-        crate: "sha1", cfg: sha1_backend;
-        /// Portable Rust, every target.
-        "soft" => Soft;
-        /// AVX-512: multi-buffer hashing of 16 messages in the lanes of `zmm`; single
-        /// streams go through SHA-NI when the CPU has it, else `avx2`.
-        "avx512" => Avx512 {
-            arch: ["x86", "x86_64"],
-            needs: ["avx512f", "avx512bw", "avx2", "bmi1", "bmi2"],
-            rustc: "1.89",
-        }
-        /// SHA-NI `sha1rnds4`, four rounds per instruction; SSE message schedule.
-        "shani" => Shani {
-            arch: ["x86", "x86_64"],
-            needs: ["sha", "sse2", "ssse3", "sse4.1"],
-            rustc: "1.89",
-        }
-        /// AVX2 message schedule of two blocks at a time, scalar BMI2 rounds.
-        "avx2" => Avx2 {
-            arch: ["x86", "x86_64"],
-            needs: ["avx2", "bmi1", "bmi2"],
-            rustc: "1.89",
-        }
-        /// ARMv8 SHA-1 instructions, four rounds per `SHA1C`/`SHA1P`/`SHA1M`.
-        "armv8" => Armv8 {
-            arch: ["aarch64"],
-            needs: ["neon", "sha2"],
-            rustc: "1.89",
-        }
-        /// NEON without the SHA-1 instructions: single streams run the portable code;
-        /// multi-buffer hashing runs 4 messages in the lanes of a `q` register. After
-        /// `armv8`: with the SHA-1 instructions, one message after the other beats the
-        /// 4 lanes (crate docs).
-        "neon" => Neon {
-            arch: ["aarch64"],
-            needs: ["neon"],
-            rustc: "1.89",
-        }
+simdcrypt_dispatch::backends! {
+    crate: "sha1", cfg: sha1_backend;
+    /// Portable Rust, every target.
+    "soft" => Soft;
+    /// AVX-512: multi-buffer hashing of 16 messages in the lanes of `zmm`; single
+    /// streams go through SHA-NI when the CPU has it, else `avx2`.
+    "avx512" => Avx512 {
+        mod: avx512,
+        arch: ["x86", "x86_64"],
+        needs: ["avx512f", "avx512bw", "avx2", "bmi1", "bmi2"],
+        rustc: "1.89",
+    }
+    /// SHA-NI `sha1rnds4`, four rounds per instruction; SSE message schedule. Also
+    /// forced by RustCrypto's own `sha1_backend="x86-sha"`.
+    "shani" => Shani {
+        mod: shani,
+        arch: ["x86", "x86_64"],
+        needs: ["sha", "sse2", "ssse3", "sse4.1"],
+        rustc: "1.89",
+        alias: "x86-sha",
+    }
+    /// AVX2 message schedule of two blocks at a time, scalar BMI2 rounds.
+    "avx2" => Avx2 {
+        mod: avx2,
+        arch: ["x86", "x86_64"],
+        needs: ["avx2", "bmi1", "bmi2"],
+        rustc: "1.89",
+    }
+    /// ARMv8 SHA-1 instructions, four rounds per `SHA1C`/`SHA1P`/`SHA1M`. Also forced
+    /// by RustCrypto's `sha1_backend="aarch64-sha2"` (which RustCrypto's crate refuses
+    /// to compile without `-C target-feature=+sha2`; here it is checked at run time and
+    /// panics like any forced backend the CPU lacks).
+    "armv8" => Armv8 {
+        mod: armv8,
+        arch: ["aarch64"],
+        needs: ["neon", "sha2"],
+        rustc: "1.89",
+        alias: "aarch64-sha2",
+    }
+    /// NEON without the SHA-1 instructions: single streams run the portable code;
+    /// multi-buffer hashing runs 4 messages in the lanes of a `q` register. After
+    /// `armv8`: with the SHA-1 instructions, one message after the other beats the
+    /// 4 lanes (crate docs).
+    "neon" => Neon {
+        mod: neon,
+        arch: ["aarch64"],
+        needs: ["neon"],
+        rustc: "1.89",
     }
 }
-
-pub(crate) use table::Backend;
-#[cfg(all(
-    any(target_arch = "x86", target_arch = "x86_64"),
-    simdcrypt_rustc = "1.89"
-))]
-use table::token;
 
 impl Backend {
     /// Absorbs `blocks` into `state`.
@@ -174,36 +145,6 @@ impl Backend {
     }
 }
 
-// RustCrypto's sha1 0.11 has its own `sha1_backend` values; they are accepted here
-// with the nearest meaning: "x86-sha" forces `shani`, "aarch64-sha2" forces `armv8`
-// (RustCrypto's refuses to compile without `-C target-feature=+sha2`; here it is checked
-// at run time and panics like any forced backend the CPU lacks). They are not in the
-// workspace check-cfg list (every value there must name a backend file), hence the
-// `allow`s. The table's own values are handled by `table::detect`.
-
-/// RustCrypto's `sha1_backend` value given, and the backend it forces, if any.
-#[allow(unexpected_cfgs)]
-const ALIAS: Option<(&str, &str)> = if cfg!(sha1_backend = "aarch64-sha2") {
-    Some(("aarch64-sha2", "armv8"))
-} else if cfg!(sha1_backend = "x86-sha") {
-    Some(("x86-sha", "shani"))
-} else {
-    None
-};
-
-/// The forced backend (`--cfg sha1_backend="…"`, RustCrypto's values included), else
-/// the best available one.
-///
-/// # Panics
-/// If a forced backend cannot run on this CPU.
-#[inline]
-pub(crate) fn detect() -> Backend {
-    match ALIAS {
-        None => table::detect(),
-        Some((value, name)) => forced_alias(value, name),
-    }
-}
-
 /// The backend for one stream (`Sha1`, `compress`): [`detect`], with `avx512` resolved
 /// once to the code it hashes single streams with (SHA-NI when present, else `avx2`), so
 /// a compression does not test for SHA-NI again. On Zen 4 this took a 64-byte `Sha1`
@@ -226,30 +167,13 @@ pub(crate) fn detect_stream() -> Backend {
     b
 }
 
-/// The backend `name` that RustCrypto's `value` forces; panics as `table::detect` does
-/// if this CPU cannot run it.
-fn forced_alias(value: &str, name: &str) -> Backend {
-    let needs = table::__table::TABLE
-        .iter()
-        .find(|r| r.name == name)
-        .map_or(&[][..], |r| r.needs);
-    simdcrypt_dispatch::forced(Backend::by_name(name), "sha1", "sha1_backend", value, needs)
-}
-
 /// Unstable, hidden: the backends by name, for benches and the `speed` tool.
 ///
 /// Not part of the RustCrypto API and not covered by semver.
 #[doc(hidden)]
 pub mod __backends {
+    pub use super::__table::*;
     use super::Backend;
-    pub use super::table::__table::*;
-
-    /// The name of the backend a new hasher uses (forced or detected). Unlike the
-    /// table's own `selected`, which it shadows here, it knows RustCrypto's
-    /// `sha1_backend` values.
-    pub fn selected() -> &'static str {
-        super::detect().name()
-    }
 
     /// SHA-1 compression of `blocks` into `state` with backend `name`.
     ///

@@ -18,20 +18,6 @@
 //! The byte-sliced `gfni_avx512` is first wherever it runs; its word-per-lane predecessor
 //! did 2.97 on Zen 4 and 3.57 on an earlier Intel Xeon, where the gathers did 2.85.
 
-// The SIMD backends need Rust 1.89 (their rows' `rustc:`): older compilers, down to the
-// crate's `rust-version` (1.85), build without them (`simdcrypt_rustc` comes from
-// build.rs), and clippy checks them against 1.89.
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx2;
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod avx512;
-#[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-#[clippy::msrv = "1.89"]
-mod gfni_avx512;
-mod soft;
-
 pub(crate) use soft::Tables;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U16};
@@ -43,12 +29,14 @@ simdcrypt_dispatch::backends! {
     /// Byte-sliced: `vpermi2b` S-boxes and `gf2p8affineqb` MDS on byte planes, 64
     /// blocks in flight (short leftovers: word-per-lane, 32 and 16).
     "gfni_avx512" => GfniAvx512 {
+        mod: gfni_avx512,
         arch: ["x86_64"],
         needs: ["avx2", "avx512f", "avx512bw", "avx512vbmi", "gfni"],
         rustc: "1.89",
     }
     /// `vpgatherdd` on `zmm`, 32 blocks in flight.
     "avx512" => Avx512 {
+        mod: avx512,
         arch: ["x86_64"],
         needs: ["avx2", "avx512f"],
         avoid: ["slow-gather"],
@@ -56,6 +44,7 @@ simdcrypt_dispatch::backends! {
     }
     /// `ymm` rounds with scalar table look-ups, 16 blocks in flight.
     "avx2" => Avx2 {
+        mod: avx2,
         arch: ["x86_64"],
         needs: ["avx2"],
         rustc: "1.89",

@@ -450,7 +450,7 @@ impl BlockCipherDecBackend for Backend<'_> {
 /// Runs `f` with the VBMI encryption backend.
 ///
 /// # Safety
-/// The CPU has AVX-512F, BW and VBMI, with OS support for `zmm` (a `token::Vbmi`).
+/// The CPU has AVX-512F, BW and VBMI, with OS support for `zmm`: a `token::Vbmi` exists.
 #[inline(always)]
 pub(crate) unsafe fn encrypt(k: &Keys, f: impl BlockCipherEncClosure<BlockSize = U8>) {
     f.call(&Backend(k))
@@ -459,7 +459,7 @@ pub(crate) unsafe fn encrypt(k: &Keys, f: impl BlockCipherEncClosure<BlockSize =
 /// Runs `f` with the VBMI decryption backend.
 ///
 /// # Safety
-/// As for [`encrypt`].
+/// As for [`encrypt`]: a `token::Vbmi` exists.
 #[inline(always)]
 pub(crate) unsafe fn decrypt(k: &Keys, f: impl BlockCipherDecClosure<BlockSize = U8>) {
     f.call(&Backend(k))

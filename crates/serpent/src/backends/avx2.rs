@@ -14,6 +14,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::{RoundKeys, soft};
+use super::soft::{serpent_rounds, serpent_sboxes};
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, ParBlocks, ParBlocksSizeUser,

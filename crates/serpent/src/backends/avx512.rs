@@ -20,6 +20,7 @@ use core::arch::x86::*;
 use core::arch::x86_64::*;
 
 use super::RoundKeys;
+use super::soft::serpent_rounds;
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, ParBlocks, ParBlocksSizeUser,
@@ -559,6 +560,7 @@ mod one {
     use core::arch::x86_64::*;
 
     use super::RoundKeys;
+    use crate::backends::soft::serpent_rounds;
 
     type W = __m128i;
 

@@ -49,6 +49,7 @@
 use core::arch::aarch64::*;
 
 use super::{RoundKeys, soft};
+use super::soft::{serpent_rounds, serpent_sboxes};
 use cipher::{
     Block, BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend,
     BlockCipherEncClosure, BlockSizeUser, ParBlocks, ParBlocksSizeUser,

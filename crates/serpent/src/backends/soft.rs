@@ -586,6 +586,9 @@ fn splat(a: u32) -> W {
     a
 }
 
+// The SIMD backends expand the same macros with their own attributes.
+pub(crate) use {serpent_rounds, serpent_sboxes};
+
 serpent_sboxes!(#[inline(always)]);
 serpent_rounds!(#[inline(always)]);
 

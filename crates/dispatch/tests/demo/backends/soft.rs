@@ -1,0 +1,11 @@
+//! The `soft` row's module.
+
+/// `2x`, computed here.
+pub(crate) fn twice(x: u32) -> (&'static str, u32) {
+    ("soft", 2 * x)
+}
+
+/// `N x`, computed here.
+pub(crate) fn scaled<const N: u32>(x: u32) -> (&'static str, u32) {
+    ("soft", N * x)
+}
