@@ -317,38 +317,13 @@ pub mod __backends {
 #[cfg(test)]
 pub(crate) fn check_matches_soft(name: &str, par: usize) {
     use __backends::{aes128_with, aes192_with, aes256_with, available};
-    use cipher::KeyInit;
+    use testkit::harness::block_vs_soft_sized as check;
 
-    if !testkit::available(name, available(name)) {
-        return;
+    if testkit::available(name, available(name)) {
+        check::<rc_aes::Aes128, _, 16>(name, 16, par, aes128_with);
+        check::<rc_aes::Aes192, _, 24>(name, 16, par, aes192_with);
+        check::<rc_aes::Aes256, _, 32>(name, 16, par, aes256_with);
     }
-    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
-    macro_rules! run {
-        ($with:ident, $peer:ty, $n:literal) => {
-            if name == "soft" {
-                testkit::harness::block(
-                    name,
-                    16,
-                    par,
-                    |rng| rng.bytes($n),
-                    (|k: &[u8]| <$peer>::new_from_slice(k).unwrap(), enc, dec),
-                    (|k: &[u8]| $with("soft", k.try_into().unwrap()), enc, dec),
-                );
-            } else {
-                testkit::harness::block(
-                    name,
-                    16,
-                    par,
-                    |rng| rng.bytes($n),
-                    (|k: &[u8]| $with("soft", k.try_into().unwrap()), enc, dec),
-                    (|k: &[u8]| $with(name, k.try_into().unwrap()), enc, dec),
-                );
-            }
-        };
-    }
-    run!(aes128_with, rc_aes::Aes128, 16);
-    run!(aes192_with, rc_aes::Aes192, 24);
-    run!(aes256_with, rc_aes::Aes256, 32);
 }
 
 /// `cbc`'s CBC-encryption request (its bulk path, which `aesni::cbc_encrypt` runs for the

@@ -96,39 +96,18 @@ pub mod __backends {
 #[cfg(test)]
 pub(crate) fn check_matches_soft(name: &str, par: usize) {
     use __backends::{available, blowfish_with};
+    use byteorder::{BE, LE};
     use cipher::KeyInit;
 
     if !testkit::available(name, available(name)) {
         return;
     }
-    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
     let key = |rng: &mut testkit::Rng| {
         let n = rng.range(4, 56);
         rng.bytes(n)
     };
-    macro_rules! run {
-        ($bo:ty, $peer:ty) => {
-            if name == "soft" {
-                testkit::harness::block(
-                    name,
-                    8,
-                    par,
-                    key,
-                    (|k: &[u8]| <$peer>::new_from_slice(k).unwrap(), enc, dec),
-                    (|k: &[u8]| blowfish_with::<$bo>("soft", k), enc, dec),
-                );
-            } else {
-                testkit::harness::block(
-                    name,
-                    8,
-                    par,
-                    key,
-                    (|k: &[u8]| blowfish_with::<$bo>("soft", k), enc, dec),
-                    (|k: &[u8]| blowfish_with::<$bo>(name, k), enc, dec),
-                );
-            }
-        };
-    }
-    run!(byteorder::BE, rc_blowfish::Blowfish);
-    run!(byteorder::LE, rc_blowfish::BlowfishLE);
+    let peer = |k: &[u8]| rc_blowfish::Blowfish::<BE>::new_from_slice(k).unwrap();
+    testkit::harness::block_vs_soft(name, 8, par, key, peer, blowfish_with::<BE>);
+    let peer = |k: &[u8]| rc_blowfish::BlowfishLE::new_from_slice(k).unwrap();
+    testkit::harness::block_vs_soft(name, 8, par, key, peer, blowfish_with::<LE>);
 }

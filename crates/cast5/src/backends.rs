@@ -124,33 +124,11 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     if !testkit::available(name, available(name)) {
         return;
     }
-    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
     // Key lengths cycle through 5..=16 (both round counts) as the harness draws keys.
     let key = |rng: &mut testkit::Rng| {
         let n = rng.range(5, 16);
         rng.bytes(n)
     };
-    if name == "soft" {
-        testkit::harness::block(
-            name,
-            8,
-            par,
-            key,
-            (
-                |k: &[u8]| rc_cast5::Cast5::new_from_slice(k).unwrap(),
-                enc,
-                dec,
-            ),
-            (|k: &[u8]| cast5_with("soft", k), enc, dec),
-        );
-    } else {
-        testkit::harness::block(
-            name,
-            8,
-            par,
-            key,
-            (|k: &[u8]| cast5_with("soft", k), enc, dec),
-            (|k: &[u8]| cast5_with(name, k), enc, dec),
-        );
-    }
+    let peer = |k: &[u8]| rc_cast5::Cast5::new_from_slice(k).unwrap();
+    testkit::harness::block_vs_soft(name, 8, par, key, peer, cast5_with);
 }

@@ -102,37 +102,9 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
         }
         k
     };
-    if name == "soft" {
-        testkit::harness::block(
-            name,
-            8,
-            par,
-            key,
-            (
-                |k: &[u8]| rc_idea::Idea::new_from_slice(k).unwrap(),
-                enc,
-                dec,
-            ),
-            (
-                |k: &[u8]| idea_with("soft", k.try_into().unwrap()),
-                enc,
-                dec,
-            ),
-        );
-    } else {
-        testkit::harness::block(
-            name,
-            8,
-            par,
-            key,
-            (
-                |k: &[u8]| idea_with("soft", k.try_into().unwrap()),
-                enc,
-                dec,
-            ),
-            (|k: &[u8]| idea_with(name, k.try_into().unwrap()), enc, dec),
-        );
-    }
+    let peer = |k: &[u8]| rc_idea::Idea::new_from_slice(k).unwrap();
+    let ours = |b: &str, k: &[u8]| idea_with(b, k.try_into().unwrap());
+    testkit::harness::block_vs_soft(name, 8, par, key, peer, ours);
     // Data words of 0 and 1 (the multiplication's special operands) in every lane.
     let c = idea_with(name, &[0; 16]);
     let s = idea_with("soft", &[0; 16]);

@@ -88,7 +88,6 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     if !testkit::available(name, available(name)) {
         return;
     }
-    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
     // The harness makes keys; the effective bits (1..=1024) ride in the first two bytes.
     let key = |rng: &mut testkit::Rng| {
         let len = rng.range(1, 128);
@@ -100,51 +99,13 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     fn split(k: &[u8]) -> (&[u8], usize) {
         (&k[2..], usize::from(u16::from_le_bytes([k[0], k[1]])))
     }
-    if name == "soft" {
-        testkit::harness::block(
-            name,
-            8,
-            par,
-            key,
-            (
-                |k: &[u8]| {
-                    let (k, bits) = split(k);
-                    rc_rc2::Rc2::new_with_eff_key_len(k, bits)
-                },
-                enc,
-                dec,
-            ),
-            (
-                |k: &[u8]| {
-                    let (k, bits) = split(k);
-                    rc2_with("soft", k, bits)
-                },
-                enc,
-                dec,
-            ),
-        );
-    } else {
-        testkit::harness::block(
-            name,
-            8,
-            par,
-            key,
-            (
-                |k: &[u8]| {
-                    let (k, bits) = split(k);
-                    rc2_with("soft", k, bits)
-                },
-                enc,
-                dec,
-            ),
-            (
-                |k: &[u8]| {
-                    let (k, bits) = split(k);
-                    rc2_with(name, k, bits)
-                },
-                enc,
-                dec,
-            ),
-        );
-    }
+    let peer = |k: &[u8]| {
+        let (k, bits) = split(k);
+        rc_rc2::Rc2::new_with_eff_key_len(k, bits)
+    };
+    let ours = |backend: &str, k: &[u8]| {
+        let (k, bits) = split(k);
+        rc2_with(backend, k, bits)
+    };
+    testkit::harness::block_vs_soft(name, 8, par, key, peer, ours);
 }

@@ -159,32 +159,10 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     if !testkit::available(name, available(name)) {
         return;
     }
-    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
     let key = |rng: &mut testkit::Rng| {
         let n = rng.range(16, 32);
         rng.bytes(n)
     };
-    if name == "soft" {
-        testkit::harness::block(
-            name,
-            16,
-            par,
-            key,
-            (
-                |k: &[u8]| rc_serpent::Serpent::new_from_slice(k).unwrap(),
-                enc,
-                dec,
-            ),
-            (|k: &[u8]| serpent_with("soft", k), enc, dec),
-        );
-    } else {
-        testkit::harness::block(
-            name,
-            16,
-            par,
-            key,
-            (|k: &[u8]| serpent_with("soft", k), enc, dec),
-            (|k: &[u8]| serpent_with(name, k), enc, dec),
-        );
-    }
+    let peer = |k: &[u8]| rc_serpent::Serpent::new_from_slice(k).unwrap();
+    testkit::harness::block_vs_soft(name, 16, par, key, peer, serpent_with);
 }

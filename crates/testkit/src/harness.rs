@@ -229,6 +229,53 @@ pub fn block<S, B>(
     }
 }
 
+/// The in-process check of a block cipher's backend (DESIGN §4.3), through [`block`]:
+/// backend `name` against `soft`, or for `soft` itself, `soft` against `peer` (the
+/// RustCrypto cipher). `ours(backend, key)` makes the crate's cipher on `backend`, `peer`
+/// the RustCrypto one, from the same key. The caller asks [`crate::available`] first.
+pub fn block_vs_soft<P, C>(
+    name: &str,
+    block_len: usize,
+    par: usize,
+    key: impl Fn(&mut Rng) -> Vec<u8>,
+    peer: impl Fn(&[u8]) -> P,
+    ours: impl Fn(&str, &[u8]) -> C,
+) where
+    P: cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt,
+    C: cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt,
+{
+    let soft = (|k: &[u8]| ours("soft", k), encrypt_b2b, decrypt_b2b);
+    if name == "soft" {
+        block(
+            name,
+            block_len,
+            par,
+            key,
+            (peer, encrypt_b2b, decrypt_b2b),
+            soft,
+        );
+    } else {
+        let backend = (|k: &[u8]| ours(name, k), encrypt_b2b, decrypt_b2b);
+        block(name, block_len, par, key, soft, backend);
+    }
+}
+
+/// [`block_vs_soft`] for ciphers with one key size, `N` bytes: `peer` is the RustCrypto
+/// cipher `P` made by `KeyInit`, `ours(backend, key)` the crate's.
+pub fn block_vs_soft_sized<P, C, const N: usize>(
+    name: &str,
+    block_len: usize,
+    par: usize,
+    ours: impl Fn(&str, &[u8; N]) -> C,
+) where
+    P: cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt + cipher::KeyInit,
+    C: cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt,
+{
+    let peer = |k: &[u8]| P::new_from_slice(k).expect("an N-byte key");
+    let ours = |backend: &str, k: &[u8]| ours(backend, k.try_into().expect("an N-byte key"));
+    block_vs_soft(name, block_len, par, |rng| rng.bytes(N), peer, ours);
+}
+
 /// `c.encrypt_blocks_b2b` over the whole blocks of `input` into `output` (same length):
 /// the encryption closure [`block`] takes, for any `cipher` block cipher.
 pub fn encrypt_b2b<C: cipher::BlockCipherEncrypt>(c: &C, input: &[u8], output: &mut [u8]) {

@@ -178,30 +178,8 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     if !testkit::available(name, available(name)) {
         return;
     }
-    use testkit::harness::{decrypt_b2b as dec, encrypt_b2b as enc};
+    let peer = |k: &[u8]| rc_twofish::Twofish::new_from_slice(k).unwrap();
     for n in [16usize, 24, 32] {
-        if name == "soft" {
-            testkit::harness::block(
-                name,
-                16,
-                par,
-                |rng| rng.bytes(n),
-                (
-                    |k: &[u8]| rc_twofish::Twofish::new_from_slice(k).unwrap(),
-                    enc,
-                    dec,
-                ),
-                (|k: &[u8]| twofish_with("soft", k), enc, dec),
-            );
-        } else {
-            testkit::harness::block(
-                name,
-                16,
-                par,
-                |rng| rng.bytes(n),
-                (|k: &[u8]| twofish_with("soft", k), enc, dec),
-                (|k: &[u8]| twofish_with(name, k), enc, dec),
-            );
-        }
+        testkit::harness::block_vs_soft(name, 16, par, |rng| rng.bytes(n), peer, twofish_with);
     }
 }
