@@ -32,7 +32,7 @@
 //! Alder Lake) qualify.
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U16};
-#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+#[cfg(any(target_arch = "x86", target_arch = "x86_64", target_arch = "aarch64"))]
 use simdcrypt_dispatch::modes::CbcEncrypt;
 
 /// Round keys in the layout of the AES-instruction backends (x86 AES-NI and VAES, ARMv8):
@@ -156,8 +156,8 @@ impl<const R: usize> Keys<R> {
 
     /// Runs `f` with this backend's encryption. `cbc`'s CBC-encryption request runs in
     /// `aesni::cbc_encrypt`'s own loop where the CPU has AES-NI (the `xmm` chain is the
-    /// same for the VAES backends); every other closure, and the request elsewhere, runs
-    /// as a closure.
+    /// same for the VAES backends), and in `armv8::cbc_encrypt`'s with the ARMv8 AES
+    /// instructions; every other closure, and the request elsewhere, runs as a closure.
     #[inline]
     pub(crate) fn encrypt(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
         #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -167,6 +167,19 @@ impl<const R: usize> Keys<R> {
                 // features of `aesni::cbc_encrypt` (`token::Vaes256` and `token::Vaes512`
                 // imply them).
                 match CbcEncrypt::intercept(f, |request| unsafe { aesni::cbc_encrypt(k, request) })
+                {
+                    Ok(()) => return,
+                    Err(f) => f,
+                }
+            }
+            _ => f,
+        };
+        #[cfg(target_arch = "aarch64")]
+        let f = match self {
+            Keys::Armv8(_, k) => {
+                // SAFETY: the token proves the CPU has the AES extension and NEON, the
+                // target features of `armv8::cbc_encrypt`.
+                match CbcEncrypt::intercept(f, |request| unsafe { armv8::cbc_encrypt(k, request) })
                 {
                     Ok(()) => return,
                     Err(f) => f,
