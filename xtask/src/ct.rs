@@ -21,8 +21,7 @@
 //!    ≈15 s), each one call timed with `rdtsc`; Welch's t uncropped, at 20 cropping
 //!    percentiles and second order; the largest |t| counts. |t| > 4.5 (the paper's
 //!    threshold) makes a target suspect and it is rerun twice; it fails when two of its
-//!    three runs are above 10. The larger bound is this machine's: 2 vCPUs under KVM,
-//!    shared with other builds, give constant-time code |t| of 5–15 now and then. The
+//!    three runs are above 10 (`LEAK` in `benches/src/bin/ct/main.rs` says why 10). The
 //!    two leaky controls (a 16 MiB table indexed by a secret, an early-exit comparison)
 //!    give |t| in the hundreds and must be above 10 in their one run.
 //!
