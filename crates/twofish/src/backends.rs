@@ -109,35 +109,13 @@ impl Keys {
     /// Runs `f` with this backend's encryption.
     #[inline]
     pub(crate) fn encrypt(&self, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-        match self.backend {
-            Backend::Soft => f.call(&soft::Backend(&self.t)),
-            // SAFETY: the token proves the CPU has the target features of `avx2::encrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx2(_) => unsafe { avx2::encrypt(&self.t, f) },
-            // SAFETY: the token proves the CPU has the target features of `avx512::encrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx512(_) => unsafe { avx512::encrypt(&self.t, f) },
-            // SAFETY: the token proves the CPU has the target features of `gfni_avx512::encrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::GfniAvx512(_) => unsafe { gfni_avx512::encrypt(&self.t, &self.s8, f) },
-        }
+        dispatch!(self.backend => encrypt(self, f), soft => f.call(&soft::Backend(&self.t)))
     }
 
     /// Runs `f` with this backend's decryption.
     #[inline]
     pub(crate) fn decrypt(&self, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-        match self.backend {
-            Backend::Soft => f.call(&soft::Backend(&self.t)),
-            // SAFETY: the token proves the CPU has the target features of `avx2::decrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx2(_) => unsafe { avx2::decrypt(&self.t, f) },
-            // SAFETY: the token proves the CPU has the target features of `avx512::decrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::Avx512(_) => unsafe { avx512::decrypt(&self.t, f) },
-            // SAFETY: the token proves the CPU has the target features of `gfni_avx512::decrypt`.
-            #[cfg(all(target_arch = "x86_64", simdcrypt_rustc = "1.89"))]
-            Backend::GfniAvx512(_) => unsafe { gfni_avx512::decrypt(&self.t, &self.s8, f) },
-        }
+        dispatch!(self.backend => decrypt(self, f), soft => f.call(&soft::Backend(&self.t)))
     }
 
     /// Overwrites the key material with zeros.

@@ -260,14 +260,14 @@ impl BlockCipherDecBackend for Backend<'_> {
 
 /// Runs `f` with the AVX2 encryption backend.
 #[target_feature(enable = "avx2")]
-pub(crate) fn encrypt(t: &Tables, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-    f.call(&Backend(t))
+pub(crate) fn encrypt(k: &super::Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+    f.call(&Backend(k.tables()))
 }
 
 /// Runs `f` with the AVX2 decryption backend.
 #[target_feature(enable = "avx2")]
-pub(crate) fn decrypt(t: &Tables, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-    f.call(&Backend(t))
+pub(crate) fn decrypt(k: &super::Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+    f.call(&Backend(k.tables()))
 }
 
 #[cfg(test)]

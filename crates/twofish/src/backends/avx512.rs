@@ -384,14 +384,14 @@ impl BlockCipherDecBackend for Backend<'_> {
 
 /// Runs `f` with the AVX-512 encryption backend.
 #[target_feature(enable = "avx2,avx512f")]
-pub(crate) fn encrypt(t: &Tables, f: impl BlockCipherEncClosure<BlockSize = U16>) {
-    f.call(&Backend(t))
+pub(crate) fn encrypt(k: &super::Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+    f.call(&Backend(k.tables()))
 }
 
 /// Runs `f` with the AVX-512 decryption backend.
 #[target_feature(enable = "avx2,avx512f")]
-pub(crate) fn decrypt(t: &Tables, f: impl BlockCipherDecClosure<BlockSize = U16>) {
-    f.call(&Backend(t))
+pub(crate) fn decrypt(k: &super::Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+    f.call(&Backend(k.tables()))
 }
 
 #[cfg(test)]

@@ -502,22 +502,14 @@ impl BlockCipherDecBackend for Backend<'_> {
 
 /// Runs `f` with the byte-sliced encryption backend.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub(crate) fn encrypt(
-    t: &Tables,
-    s8: &[[u8; 256]; 4],
-    f: impl BlockCipherEncClosure<BlockSize = U16>,
-) {
-    f.call(&Backend(keys(t, s8)))
+pub(crate) fn encrypt(k: &super::Keys, f: impl BlockCipherEncClosure<BlockSize = U16>) {
+    f.call(&Backend(keys(&k.t, &k.s8)))
 }
 
 /// Runs `f` with the byte-sliced decryption backend.
 #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,gfni")]
-pub(crate) fn decrypt(
-    t: &Tables,
-    s8: &[[u8; 256]; 4],
-    f: impl BlockCipherDecClosure<BlockSize = U16>,
-) {
-    f.call(&Backend(keys(t, s8)))
+pub(crate) fn decrypt(k: &super::Keys, f: impl BlockCipherDecClosure<BlockSize = U16>) {
+    f.call(&Backend(keys(&k.t, &k.s8)))
 }
 
 #[cfg(test)]
