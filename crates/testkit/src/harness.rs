@@ -271,8 +271,12 @@ pub fn block_vs_soft_sized<P, C, const N: usize>(
     P: cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt + cipher::KeyInit,
     C: cipher::BlockCipherEncrypt + cipher::BlockCipherDecrypt,
 {
-    let peer = |k: &[u8]| P::new_from_slice(k).expect("an N-byte key");
-    let ours = |backend: &str, k: &[u8]| ours(backend, k.try_into().expect("an N-byte key"));
+    let sized = |k: &[u8]| -> [u8; N] {
+        k.try_into()
+            .unwrap_or_else(|_| panic!("{name}: a {N}-byte key, not {}", k.len()))
+    };
+    let peer = |k: &[u8]| P::new_from_slice(&sized(k)).expect("the peer takes the key size");
+    let ours = |backend: &str, k: &[u8]| ours(backend, &sized(k));
     block_vs_soft(name, block_len, par, |rng| rng.bytes(N), peer, ours);
 }
 
