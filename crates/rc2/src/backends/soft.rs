@@ -30,10 +30,30 @@ static PI_TABLE: [u8; 256] = [
     119, 10, 166, 32, 104, 254, 127, 193, 173,
 ];
 
+/// PITABLE twice over, as 32-bit words: `PI_WIDE[x] = PITABLE[x mod 256]` for the sum
+/// of two bytes (0..=510) or their XOR, with no masking or narrowing of the index.
+static PI_WIDE: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut x = 0;
+    while x < 512 {
+        t[x] = PI_TABLE[x % 256] as u32;
+        x += 1;
+    }
+    t
+};
+
 /// RFC 2268 §2: the 64 key words of `key` with `t1` effective key bits.
 ///
 /// The same steps as RustCrypto's `rc2` 0.9.0, and so the same panics on inputs it panics
 /// on (an empty or longer than 128-byte key, `t1` of 0 or above 1024).
+///
+/// Both loops are chains of dependent PITABLE look-ups (about 240 for a 16-byte key).
+/// The byte just looked up is carried in a register as a 32-bit word from [`PI_WIDE`], so
+/// a step is one `add` or `xor` and one load: reading it back as a byte and
+/// zero-extending the 8-bit sum for the index put a seventh cycle on each step. Key
+/// setup plus one block went from 910 to 805 TSC cycles on the Intel Xeon, from 0.99× to
+/// 1.11× RustCrypto's `rc2` 0.9.0 (`cargo run --release -p speed --bin small 8 rc2`,
+/// three rounds).
 pub(crate) fn expand_key(key: &[u8], t1: usize) -> [u16; 64] {
     let key_len = key.len();
     let t8: usize = (t1 + 7) >> 3;
@@ -41,13 +61,16 @@ pub(crate) fn expand_key(key: &[u8], t1: usize) -> [u16; 64] {
 
     let mut l = [0u8; 128];
     l[..key_len].copy_from_slice(&key[..key_len]);
+    let mut prev = u32::from(l[key_len - 1]);
     for i in key_len..128 {
-        let pos = (u32::from(l[i - 1]) + u32::from(l[i - key_len])) & 0xff;
-        l[i] = PI_TABLE[pos as usize];
+        prev = PI_WIDE[(prev + u32::from(l[i - key_len])) as usize];
+        l[i] = prev as u8;
     }
-    l[128 - t8] = PI_TABLE[(l[128 - t8] & tm as u8) as usize];
+    let mut prev = PI_WIDE[usize::from(l[128 - t8] & tm as u8)];
+    l[128 - t8] = prev as u8;
     for i in (0..128 - t8).rev() {
-        l[i] = PI_TABLE[(l[i + 1] ^ l[i + t8]) as usize];
+        prev = PI_WIDE[(prev ^ u32::from(l[i + t8])) as usize];
+        l[i] = prev as u8;
     }
     core::array::from_fn(|i| u16::from_le_bytes([l[2 * i], l[2 * i + 1]]))
 }
