@@ -49,8 +49,8 @@
 //! - `soft`: the multiplication modulo 2<sup>16</sup>+1 is branch-free (the zero operand is
 //!   handled with a mask, not a branch, unlike RustCrypto's `idea` 0.6.0); there is no table
 //!   and no data- or key-dependent index or branch. The key schedule's multiplicative
-//!   inverse (extended Euclid) runs a data-dependent number of steps: key setup is not
-//!   constant-time, as in the release.
+//!   inverse (extended Euclid, once, of the product of the 18 multiplier keys) runs a
+//!   data-dependent number of steps: key setup is not constant-time, as in the release.
 //! - `avx2`, `avx512`, `neon`: only lane-wise SIMD arithmetic, compares into masks and
 //!   blends; no table, no data-dependent branch or address. Their calls of fewer than 4
 //!   blocks run `soft`'s code, which is constant-time too.
