@@ -191,8 +191,7 @@ fn rc4() {
     providers();
     let mut rng = Rng::new(seed(0x0551_0300));
     for case in 0..cases(CASES) {
-        let key_len = rng.range(5, 64);
-        let key = rng.bytes(key_len);
+        let key = rng.bytes_in(5, 64);
         let len = rng.msg_len();
         let data = rng.bytes(len);
         let mut ours = data.clone();

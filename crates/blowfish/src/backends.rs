@@ -102,10 +102,7 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     if !testkit::available(name, available(name)) {
         return;
     }
-    let key = |rng: &mut testkit::Rng| {
-        let n = rng.range(4, 56);
-        rng.bytes(n)
-    };
+    let key = |rng: &mut testkit::Rng| rng.bytes_in(4, 56);
     let peer = |k: &[u8]| rc_blowfish::Blowfish::<BE>::new_from_slice(k).unwrap();
     testkit::harness::block_vs_soft(name, 8, par, key, peer, blowfish_with::<BE>);
     let peer = |k: &[u8]| rc_blowfish::BlowfishLE::new_from_slice(k).unwrap();

@@ -64,10 +64,8 @@ fn bcrypt_functions() {
     let seed = testkit::seed(0xBC);
     for i in 0..cases(CASES) {
         let mut rng = testkit::Rng::new(seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let key_len = rng.range(1, 72);
-        let key = rng.bytes(key_len);
-        let salt_len = rng.range(1, 24);
-        let salt = rng.bytes(salt_len);
+        let key = rng.bytes_in(1, 72);
+        let salt = rng.bytes_in(1, 24);
         let mut ours = Blowfish::bc_init_state();
         let mut theirs = RcBe::bc_init_state();
         ours.salted_expand_key(&salt, &key);

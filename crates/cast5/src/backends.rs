@@ -125,10 +125,7 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
         return;
     }
     // Key lengths cycle through 5..=16 (both round counts) as the harness draws keys.
-    let key = |rng: &mut testkit::Rng| {
-        let n = rng.range(5, 16);
-        rng.bytes(n)
-    };
+    let key = |rng: &mut testkit::Rng| rng.bytes_in(5, 16);
     let peer = |k: &[u8]| rc_cast5::Cast5::new_from_slice(k).unwrap();
     testkit::harness::block_vs_soft(name, 8, par, key, peer, cast5_with);
 }

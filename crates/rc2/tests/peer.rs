@@ -40,10 +40,7 @@ fn effective_key_bits() {
     use rc2::cipher::{BlockCipherDecrypt, BlockCipherEncrypt, array::Array};
     let mut rng = testkit::Rng::new(testkit::seed(0x0E2F));
     for _ in 0..cases(CASES / 4) {
-        let key = {
-            let len = rng.range(1, 128);
-            rng.bytes(len)
-        };
+        let key = rng.bytes_in(1, 128);
         let bits = rng.range(1, 1024);
         let ours = rc2::Rc2::new_with_eff_key_len(&key, bits);
         let theirs = rc_rc2::Rc2::new_with_eff_key_len(&key, bits);

@@ -179,10 +179,7 @@ pub(crate) fn check_matches_soft(name: &str, par: usize) {
     if !testkit::available(name, available(name)) {
         return;
     }
-    let key = |rng: &mut testkit::Rng| {
-        let n = rng.range(16, 32);
-        rng.bytes(n)
-    };
+    let key = |rng: &mut testkit::Rng| rng.bytes_in(16, 32);
     let peer = |k: &[u8]| rc_serpent::Serpent::new_from_slice(k).unwrap();
     testkit::harness::block_vs_soft(name, 16, par, key, peer, serpent_with);
 }

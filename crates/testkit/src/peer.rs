@@ -108,8 +108,7 @@ pub fn stream<O: KeyInit + StreamCipher, T: KeyInit + StreamCipher>(
         }
     }
     run("stream", n, 0x0057_4EA3, |rng| {
-        let key_len = rng.range(*key_lens.start(), *key_lens.end());
-        let key = rng.bytes(key_len);
+        let key = rng.bytes_in(*key_lens.start(), *key_lens.end());
         let (mut ours, mut theirs) = (
             O::new_from_slice(&key).unwrap(),
             T::new_from_slice(&key).unwrap(),
@@ -165,8 +164,7 @@ where
     let bs = O::block_size();
     assert_eq!(bs, T::block_size());
     run("ecb", n, 0xECB0, |rng| {
-        let key_len = rng.range(*key_lens.start(), *key_lens.end());
-        let key = rng.bytes(key_len);
+        let key = rng.bytes_in(*key_lens.start(), *key_lens.end());
         let (ours, theirs) = (
             O::new_from_slice(&key).unwrap(),
             T::new_from_slice(&key).unwrap(),

@@ -62,6 +62,13 @@ impl Rng {
         v
     }
 
+    /// Random bytes, a random number of them in `lo..=hi` (a key of a variable-length
+    /// cipher, for instance).
+    pub fn bytes_in(&mut self, lo: usize, hi: usize) -> Vec<u8> {
+        let len = self.range(lo, hi);
+        self.bytes(len)
+    }
+
     /// A message length skewed towards the short lengths where padding and tail
     /// handling live, with a long tail up to about 17 KiB.
     pub fn msg_len(&mut self) -> usize {

@@ -306,8 +306,7 @@ mod tests {
     }
 
     fn random_key(rng: &mut Rng) -> Vec<u8> {
-        let len = rng.range(1, 256);
-        rng.bytes(len)
+        rng.bytes_in(1, 256)
     }
 
     #[test]
