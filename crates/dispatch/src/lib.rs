@@ -258,16 +258,46 @@ fn fill() -> u64 {
     w
 }
 
+/// This CPU's detection word, read once, for a caller that tests several masks: the
+/// automatic choice tests every row of a table against one read.
+///
+/// Only [`Detected::now`] makes one, so a value is detection's answer and a proof
+/// token may be made from it. (Each [`has`] reads the word again: an atomic load the
+/// compiler may not merge. `Sha1::new()` read it five times; `Backend::best()` now
+/// reads it once.)
+#[derive(Clone, Copy, Debug)]
+pub struct Detected(u64);
+
+impl Detected {
+    /// The detection word (detecting on first use).
+    #[inline]
+    pub fn now() -> Self {
+        Self(word())
+    }
+
+    /// Whether this CPU has every feature and class in `mask`.
+    #[inline]
+    pub fn has(self, mask: u64) -> bool {
+        self.0 & mask == mask
+    }
+
+    /// Whether this CPU is in any of the classes (or has any of the features) in `mask`.
+    #[inline]
+    pub fn has_any(self, mask: u64) -> bool {
+        self.0 & mask != 0
+    }
+}
+
 /// Whether this CPU has every feature and class in `mask` (with the OS state they need).
 #[inline]
 pub fn has(mask: u64) -> bool {
-    word() & mask == mask
+    Detected::now().has(mask)
 }
 
 /// Whether this CPU is in any of the classes (or has any of the features) in `mask`.
 #[inline]
 pub fn has_any(mask: u64) -> bool {
-    word() & mask != 0
+    Detected::now().has_any(mask)
 }
 
 /// Whether this CPU has the feature or class `name` (`false` for unknown names).
@@ -517,7 +547,8 @@ mod detect {
 ///
 /// See the [crate docs](crate) for the grammar. In the invoking module it generates:
 /// - `mod token`: one proof type per row, named like its variant, made only by
-///   `token::V::get()` (detection), with `NEEDS` and `MIN_BLOCKS`;
+///   `token::V::get()` or `token::V::of(Detected)` (detection), with `NEEDS` and
+///   `MIN_BLOCKS`;
 /// - `enum Backend` (`Copy`), with `name()`, `by_name()`, `named()` (panics for a
 ///   backend this CPU cannot run) and `best()`;
 /// - `fn detect()`: the forced backend (`--cfg <cfg>="<name>"`), else `Backend::best()`;
@@ -560,7 +591,7 @@ macro_rules! backends {
         )*
 
         /// Proof tokens: a value of `token::V` shows that this CPU runs backend `V`; only
-        /// `V::get()`, which asks detection, makes one.
+        /// `V::get()` and `V::of`, which ask detection, make one.
         #[allow(dead_code)]
         pub(crate) mod token {
             $(
@@ -581,7 +612,12 @@ macro_rules! backends {
                     /// The token, if this CPU has every feature the backend needs.
                     #[inline]
                     pub(crate) fn get() -> Option<Self> {
-                        $crate::has(Self::NEEDS).then_some(Self(()))
+                        Self::of($crate::Detected::now())
+                    }
+                    /// [`get`](Self::get) on a detection word already read.
+                    #[inline]
+                    pub(crate) fn of(cpu: $crate::Detected) -> Option<Self> {
+                        cpu.has(Self::NEEDS).then_some(Self(()))
                     }
                 }
             )*
@@ -638,10 +674,15 @@ macro_rules! backends {
             /// CPU runs and does not avoid, else `soft`.
             #[inline]
             pub(crate) fn best() -> Self {
+                if __table::ALL.len() == 1 {
+                    // No row is compiled in for this target: no detection to read.
+                    return Backend::$Soft;
+                }
+                let _cpu = $crate::Detected::now();
                 $(
                     #[cfg(all(any($(target_arch = $arch),+) $(, simdcrypt_rustc = $rustc)?))]
-                    if !$crate::has_any(token::$V::AVOID) {
-                        if let Some(t) = token::$V::get() {
+                    if !_cpu.has_any(token::$V::AVOID) {
+                        if let Some(t) = token::$V::of(_cpu) {
                             return Backend::$V(t);
                         }
                     }

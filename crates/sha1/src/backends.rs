@@ -158,10 +158,11 @@ pub(crate) fn detect_stream() -> Backend {
         simdcrypt_rustc = "1.89"
     ))]
     if let Backend::Avx512(_) = b {
-        return match token::Shani::get() {
+        let cpu = simdcrypt_dispatch::Detected::now();
+        return match token::Shani::of(cpu) {
             Some(t) => Backend::Shani(t),
             // `avx512`'s needs include `avx2`'s, so this token exists.
-            None => token::Avx2::get().map_or(b, Backend::Avx2),
+            None => token::Avx2::of(cpu).map_or(b, Backend::Avx2),
         };
     }
     b
