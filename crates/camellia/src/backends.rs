@@ -26,6 +26,7 @@ use cipher::{
     consts::{U1, U16},
     inout::InOut,
 };
+use simdcrypt_dispatch::modes::CbcEncrypt;
 
 /// A Camellia block.
 pub(crate) type Block = Array<u8, U16>;
@@ -117,13 +118,18 @@ impl Backend {
         }
     }
 
-    /// Runs `f` with this backend's encryption under the subkeys `k`.
+    /// Runs `f` with this backend's encryption under the subkeys `k`. `cbc`'s
+    /// CBC-encryption request runs in `soft::cbc_encrypt`'s loop on every backend: a
+    /// chain is one block at a time, which is the `soft` code everywhere.
     #[inline]
     pub(crate) fn encrypt<const RK: usize>(
         self,
         k: &[u64; RK],
         f: impl BlockCipherEncClosure<BlockSize = U16>,
     ) {
+        let Err(f) = CbcEncrypt::intercept(f, |request| soft::cbc_encrypt(k, request)) else {
+            return;
+        };
         dispatch!(self => encrypt(k, f), soft => f.call(&Soft(k)))
     }
 

@@ -13,6 +13,9 @@
 
 #![forbid(unsafe_code)]
 
+use cipher::consts::U16;
+use simdcrypt_dispatch::modes::CbcEncrypt;
+
 /// S-box `s1` of RFC 3713 §2.4.4.
 pub(crate) const SBOX1: [u8; 256] = [
     0x70, 0x82, 0x2c, 0xec, 0xb3, 0x27, 0xc0, 0xe5, 0xe4, 0x85, 0x57, 0x35, 0xea, 0x0c, 0xae, 0x41,
@@ -177,12 +180,21 @@ fn words_out((hi, lo): (u64, u64)) -> [u8; 16] {
     out
 }
 
-/// [`encrypt`] on the block's big-endian halves ([`words`]), out of line, with the block
-/// in registers both ways (the SIMD backends' single blocks: see `bytesliced::one`).
-#[inline(never)]
+/// [`encrypt`] on the block's big-endian halves ([`words`]), with the block in registers
+/// both ways (the SIMD backends' single blocks: see `bytesliced::one`).
+#[inline(always)]
 pub(crate) fn encrypt_words<const RK: usize>(k: &[u64; RK], hi: u64, lo: u64) -> (u64, u64) {
-    let mut d1 = xor(split(hi), split(k[0]));
-    let mut d2 = xor(split(lo), split(k[1]));
+    let (hi, lo) = encrypt_unwhitened(k, hi ^ k[0], lo ^ k[1]);
+    (hi ^ k[RK - 2], lo ^ k[RK - 1])
+}
+
+/// The rounds of [`encrypt_words`], out of line, without the whitening: the input is
+/// already XORed with kw1‖kw2, and the output is yet to be XORed with kw3‖kw4. So a
+/// caller can fold the whitening into XORs it makes anyway ([`cbc_encrypt`]).
+#[inline(never)]
+fn encrypt_unwhitened<const RK: usize>(k: &[u64; RK], hi: u64, lo: u64) -> (u64, u64) {
+    let mut d1 = split(hi);
+    let mut d2 = split(lo);
     // (RK - 2) / 8 groups of six rounds, FL/FL^-1 between them. (Written out instead of
     // looped, the code is three times the size and no faster on Zen 4.)
     let groups = (RK - 2) / 8;
@@ -198,7 +210,31 @@ pub(crate) fn encrypt_words<const RK: usize>(k: &[u64; RK], hi: u64, lo: u64) ->
             d2 = flinv(d2, k[i + 7]);
         }
     }
-    (join(d2) ^ k[RK - 2], join(d1) ^ k[RK - 1])
+    (join(d2), join(d1))
+}
+
+/// CBC encryption (`cbc`'s request, see `simdcrypt_dispatch::modes`) with the chain in
+/// registers: `C_i = E(P_i ^ C_{i-1})`.
+///
+/// The chain carries the rounds' output `y` before its closing whitening, so one XOR
+/// links two blocks: the next input is `y ^ (kw3‖kw4 ^ P_{i+1} ^ kw1‖kw2)`, the bracket
+/// formed off the chain, and `C_i = y ^ kw3‖kw4` is stored beside it. (The same idea as
+/// `aes`'s `aesni::cbc_encrypt`, whose last round key carries the link.) Through the
+/// one-block path the chain also ran through a 16-byte store and two 8-byte loads
+/// (store-to-load forwarding), the byte swaps, and moves between general and vector
+/// registers.
+pub(crate) fn cbc_encrypt<const RK: usize>(k: &[u64; RK], request: CbcEncrypt<'_, U16>) {
+    let CbcEncrypt { iv, blocks } = request;
+    let (kin, kout) = ((k[0], k[1]), (k[RK - 2], k[RK - 1]));
+    let (hi, lo) = words(iv);
+    let mut y = (hi ^ kout.0, lo ^ kout.1);
+    for mut block in blocks {
+        let (hi, lo) = words(block.get_in());
+        let link = (hi ^ kin.0 ^ kout.0, lo ^ kin.1 ^ kout.1);
+        y = encrypt_unwhitened(k, y.0 ^ link.0, y.1 ^ link.1);
+        *block.get_out() = words_out((y.0 ^ kout.0, y.1 ^ kout.1)).into();
+    }
+    *iv = words_out((y.0 ^ kout.0, y.1 ^ kout.1)).into();
 }
 
 /// [`decrypt`] on the block's big-endian halves (out of line, as [`encrypt_words`]).
