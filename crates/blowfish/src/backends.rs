@@ -21,6 +21,7 @@
 pub(crate) use soft::State;
 
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
+use simdcrypt_dispatch::modes::CbcEncrypt;
 
 simdcrypt_dispatch::backends! {
     crate: "blowfish", cfg: blowfish_backend;
@@ -52,12 +53,17 @@ simdcrypt_dispatch::backends! {
 }
 
 /// Runs `f` with `backend`'s encryption over `st` (block words in byte order `LE`).
+/// `cbc`'s CBC-encryption request runs in `soft::cbc_encrypt`'s loop on every backend:
+/// a chain is one block at a time, which is the `soft` code everywhere.
 #[inline]
 pub(crate) fn encrypt<const LE: bool>(
     backend: Backend,
     st: &State,
     f: impl BlockCipherEncClosure<BlockSize = U8>,
 ) {
+    let Err(f) = CbcEncrypt::intercept(f, |request| soft::cbc_encrypt::<LE>(st, request)) else {
+        return;
+    };
     dispatch!(backend => encrypt::<LE>(st, f))
 }
 

@@ -18,7 +18,6 @@
 use cipher::{
     BlockCipherEncBackend, BlockCipherEncClosure, BlockSizeUser,
     array::{Array, ArraySize},
-    consts::U16,
     inout::InOutBuf,
 };
 
@@ -53,25 +52,25 @@ impl<BS: ArraySize> BlockCipherEncClosure for CbcEncrypt<'_, BS> {
     }
 }
 
-impl CbcEncrypt<'_, U16> {
-    /// Runs `chain` on the request if the closure `f` is one (for 16-byte blocks), and
-    /// returns `Ok`; otherwise hands `f` back untouched.
+impl<BS: ArraySize + 'static> CbcEncrypt<'_, BS> {
+    /// Runs `chain` on the request if the closure `f` is one (for blocks of `BS` bytes),
+    /// and returns `Ok`; otherwise hands `f` back untouched.
     ///
     /// `chain` must do what [`CbcEncrypt`] says; it is given the request for a lifetime of
     /// this call only.
     #[inline(always)]
-    pub fn intercept<F>(f: F, chain: impl FnOnce(CbcEncrypt<'_, U16>)) -> Result<(), F> {
-        if typeid::of::<F>() != typeid::of::<CbcEncrypt<'static, U16>>() {
+    pub fn intercept<F>(f: F, chain: impl FnOnce(CbcEncrypt<'_, BS>)) -> Result<(), F> {
+        if typeid::of::<F>() != typeid::of::<CbcEncrypt<'static, BS>>() {
             return Err(f);
         }
         let f = core::mem::ManuallyDrop::new(f);
-        // SAFETY: `F` has the `TypeId` of `CbcEncrypt<'_, U16>` with its lifetime erased,
-        // so it is `CbcEncrypt<'x, U16>` for some `'x` that outlives this call (`f` is a
+        // SAFETY: `F` has the `TypeId` of `CbcEncrypt<'_, BS>` with its lifetime erased,
+        // so it is `CbcEncrypt<'x, BS>` for some `'x` that outlives this call (`f` is a
         // live value of it). The type is covariant in its lifetime (a `&'a mut` of a type
         // without lifetimes and an `InOutBuf<'a, 'a, _>`), so reading it with the shorter
         // lifetime `chain` accepts for any lifetime is sound; `f` is not used or dropped
         // again (it owns nothing to drop).
-        let request: CbcEncrypt<'_, U16> = unsafe { core::mem::transmute_copy(&*f) };
+        let request: CbcEncrypt<'_, BS> = unsafe { core::mem::transmute_copy(&*f) };
         chain(request);
         Ok(())
     }
@@ -103,7 +102,7 @@ mod tests {
     use super::*;
     use cipher::{
         BlockCipherEncBackend, ParBlocksSizeUser,
-        consts::{U1, U8},
+        consts::{U1, U8, U16},
         inout::InOut,
     };
 
@@ -159,7 +158,7 @@ mod tests {
         let mut iv = Array([0u8; 16]);
         let mut blocks = [Array([5u8; 16]); 3];
         let mut seen = 0;
-        let taken = CbcEncrypt::intercept(request(&mut iv, &mut blocks), |r| {
+        let taken = CbcEncrypt::<U16>::intercept(request(&mut iv, &mut blocks), |r| {
             seen = r.blocks.len();
             *r.iv = Array([7u8; 16]);
         });
@@ -167,7 +166,7 @@ mod tests {
         assert_eq!((seen, iv), (3, Array([7u8; 16])));
 
         let mut block = Array([3u8; 16]);
-        let back = CbcEncrypt::intercept(Other(&mut block), |_| panic!("not a request"));
+        let back = CbcEncrypt::<U16>::intercept(Other(&mut block), |_| panic!("not a request"));
         back.expect_err("handed back").call(&Add1);
         assert_eq!(block, Array([4u8; 16]));
         // A request for 8-byte blocks is not one for 16-byte blocks.
@@ -177,6 +176,13 @@ mod tests {
             iv: &mut iv8,
             blocks: (&mut b8[..]).into(),
         };
-        assert!(CbcEncrypt::intercept(r8, |_| panic!("wrong block size")).is_err());
+        let r8 = match CbcEncrypt::<U16>::intercept(r8, |_| panic!("wrong block size")) {
+            Err(r8) => r8,
+            Ok(()) => panic!("an 8-byte request taken as a 16-byte one"),
+        };
+        // And it is one for 8-byte blocks.
+        let mut seen = 0;
+        assert!(CbcEncrypt::<U8>::intercept(r8, |r| seen = r.blocks.len()).is_ok());
+        assert_eq!(seen, 1);
     }
 }

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 use crate::consts;
+use simdcrypt_dispatch::modes::CbcEncrypt;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
     BlockSizeUser, ParBlocks, ParBlocksSizeUser,
@@ -51,19 +52,25 @@ fn pk<const DEC: bool>(p: &[u32; 18], k: usize) -> u32 {
 /// Each half-round is `y = (y ^ P[k]) ^ F(x)`: the subkey is XORed in off the critical
 /// path, so the dependency chain is only F and one XOR.
 #[inline(always)]
-fn crypt<const DEC: bool>(
+fn crypt<const DEC: bool>(s: &[[u32; 256]; 4], p: &[u32; 18], [l, r]: [u32; 2]) -> [u32; 2] {
+    let [r, l] = rounds::<DEC>(s, p, [l ^ pk::<DEC>(p, 0), r]);
+    [r ^ pk::<DEC>(p, 17), l]
+}
+
+/// The sixteen rounds of [`crypt`], without its first and last subkey XORs (so that a
+/// chain can fold them into the XOR that links two blocks: [`cbc_encrypt`]).
+#[inline(always)]
+fn rounds<const DEC: bool>(
     s: &[[u32; 256]; 4],
     p: &[u32; 18],
     [mut l, mut r]: [u32; 2],
 ) -> [u32; 2] {
-    l ^= pk::<DEC>(p, 0);
     let mut k = 1;
     while k < 17 {
         r = (r ^ pk::<DEC>(p, k)) ^ f(s, l);
         l = (l ^ pk::<DEC>(p, k + 1)) ^ f(s, r);
         k += 2;
     }
-    r ^= pk::<DEC>(p, 17);
     [r, l]
 }
 
@@ -240,6 +247,29 @@ pub(crate) fn one<const LE: bool, const DEC: bool>(st: &State, mut block: InOut<
     let x = load::<LE>(block.get_in());
     let y = crypt::<DEC>(&st.s, &st.p, x);
     store::<LE>(block.get_out(), y);
+}
+
+/// CBC encryption (`cbc`'s request, see `simdcrypt_dispatch::modes`) with the chain in
+/// two words in registers: `C_i = E(P_i ^ C_{i-1})`.
+///
+/// The one-block path carried the chain as the 8 ciphertext bytes, so each block put a
+/// byte swap, a rotate and a split in front of the rounds and a join and a byte swap
+/// after them, all on the chain. Here the chain carries the rounds' output `y` before
+/// the last subkey XOR, and one XOR links two blocks: the next input is
+/// `y ^ (P ^ [P17 ^ P0, 0])`, the bracket formed off the chain; `C = y ^ [P17, 0]` is
+/// stored beside it.
+pub(crate) fn cbc_encrypt<const LE: bool>(st: &State, request: CbcEncrypt<'_, U8>) {
+    let CbcEncrypt { iv, blocks } = request;
+    let (first, last) = (st.p[0], st.p[17]);
+    let c = load::<LE>(iv);
+    let mut y = [c[0] ^ last, c[1]];
+    for mut block in blocks {
+        let p = load::<LE>(block.get_in());
+        let link = [p[0] ^ first ^ last, p[1]];
+        y = rounds::<false>(&st.s, &st.p, [y[0] ^ link[0], y[1] ^ link[1]]);
+        store::<LE>(block.get_out(), [y[0] ^ last, y[1]]);
+    }
+    store::<LE>(iv, [y[0] ^ last, y[1]]);
 }
 
 /// `N` blocks of `buf` starting at block `at`, interleaved.
