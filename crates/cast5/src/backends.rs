@@ -38,6 +38,7 @@ pub(crate) use soft::Keys;
 use cipher::{
     BlockCipherDecClosure, BlockCipherEncClosure, array::Array, consts::U8, inout::InOut,
 };
+use simdcrypt_dispatch::modes::CbcEncrypt;
 
 /// A CAST5 block.
 pub(crate) type B8 = Array<u8, U8>;
@@ -76,9 +77,14 @@ simdcrypt_dispatch::backends! {
 }
 
 impl Backend {
-    /// Runs `f` with this backend's encryption under key schedule `k`.
+    /// Runs `f` with this backend's encryption under key schedule `k`. `cbc`'s
+    /// CBC-encryption request runs in `soft::cbc_encrypt`'s loop on every backend: a
+    /// chain is one block at a time, which is the portable code everywhere.
     #[inline]
     pub(crate) fn encrypt(self, k: &Keys, f: impl BlockCipherEncClosure<BlockSize = U8>) {
+        let Err(f) = CbcEncrypt::intercept(f, |request| soft::cbc_encrypt(k, request)) else {
+            return;
+        };
         dispatch!(self => encrypt(k, f))
     }
 

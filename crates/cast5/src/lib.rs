@@ -47,6 +47,13 @@
 //! and OpenSSL's 21.9 (modes through the published `ctr` 0.10 and `cbc` 0.2). `cargo
 //! bench -p cast5@0.12.1` repeats the comparison with RustCrypto's crate.
 //!
+//! Through this workspace's `cbc`, CBC encryption runs a portable loop of its own
+//! (`src/backends/soft.rs`, `cbc_encrypt`) that keeps the chain in two words in
+//! registers, with no byte swaps on it. Intel Xeon (family 6 model 207, 2026-12-07), 8
+//! KiB, TSC cycles per byte, one interleaved run of `cargo run --release -p speed
+//! --features openssl -- --compare --cycles cast-cbc`: 13.72, against 14.84 one block at
+//! a time before, OpenSSL 3.0's 14.87 and RustCrypto's 15.69.
+//!
 //! On aarch64 (and every target but x86) `soft` runs. NEON has no gather, and its table
 //! instruction `TBL` indexes at most four registers (64 bytes). CAST5's four 8→32-bit
 //! S-boxes byte-sliced as in `vbmi` are sixteen 256-byte tables, 256 registers' worth

@@ -1,6 +1,6 @@
 //! Seeded differential test against RustCrypto's `cbc` 0.2.1 (`rc_cbc`), with our `aes`,
-//! `des`, `blowfish` and `camellia` and the published `aes`, `des` (DES and 3DES) and
-//! `blowfish`, byte for byte.
+//! `des`, `blowfish`, `camellia` and `cast5` and the published `aes`, `des` (DES and
+//! 3DES) and `blowfish`, byte for byte.
 //!
 //! Each case: a random key and IV, a random number of blocks encrypted and decrypted in
 //! random pieces (in place or buffer to buffer, `*_blocks`, `*_blocks_b2b`, single-block
@@ -221,10 +221,11 @@ cipher_test!(published_blowfish, blowfish::Blowfish, 0xCB_0006);
 // blocks with parallel backends.
 cipher_test!(ours_des, simdcrypt_des::Des, 0xCB_0007);
 cipher_test!(ours_tdes, simdcrypt_des::TdesEde3, 0xCB_0008);
-// Blowfish and Camellia run the request in their own loops (`soft::cbc_encrypt`, the chain
-// in registers); the published `cbc` drives the same cipher one block at a time.
+// Blowfish, CAST5 and Camellia run the request in their own loops (`soft::cbc_encrypt`,
+// the chain in registers); the published `cbc` drives the same cipher one block at a time.
 cipher_test!(ours_blowfish, simdcrypt_blowfish::Blowfish, 0xCB_0009);
 cipher_test!(ours_blowfish_le, simdcrypt_blowfish::BlowfishLE, 0xCB_000D);
 cipher_test!(ours_camellia128, simdcrypt_camellia::Camellia128, 0xCB_000A);
 cipher_test!(ours_camellia192, simdcrypt_camellia::Camellia192, 0xCB_000B);
 cipher_test!(ours_camellia256, simdcrypt_camellia::Camellia256, 0xCB_000C);
+cipher_test!(ours_cast5, simdcrypt_cast5::Cast5, 0xCB_000E);

@@ -8,6 +8,7 @@
 
 use super::B8;
 use crate::consts::{S1, S2, S3, S4, S5, S6, S7, S8};
+use simdcrypt_dispatch::modes::CbcEncrypt;
 use cipher::{
     BlockCipherDecBackend, BlockCipherDecClosure, BlockCipherEncBackend, BlockCipherEncClosure,
     BlockSizeUser, ParBlocks, ParBlocksSizeUser,
@@ -401,6 +402,25 @@ pub(crate) fn run_one(k: &Keys, mut block: InOut<'_, '_, B8>, enc: bool) {
     let out = block.get_out();
     out[0..4].copy_from_slice(&l.to_be_bytes());
     out[4..8].copy_from_slice(&r.to_be_bytes());
+}
+
+/// CBC encryption (`cbc`'s request, see `simdcrypt_dispatch::modes`) with the chain in
+/// two words in registers: `C_i = E(P_i ^ C_{i-1})`. The one-block path carried the
+/// chain as the 8 ciphertext bytes, with byte swaps and a split and join of the two
+/// halves on it.
+pub(crate) fn cbc_encrypt(k: &Keys, request: CbcEncrypt<'_, U8>) {
+    let CbcEncrypt { iv, blocks } = request;
+    let word = |b: &[u8], at: usize| u32::from_be_bytes(b[at..at + 4].try_into().unwrap());
+    let mut c = (word(iv, 0), word(iv, 4));
+    for mut block in blocks {
+        let p = block.get_in();
+        c = enc1(k, c.0 ^ word(p, 0), c.1 ^ word(p, 4));
+        let out = block.get_out();
+        out[0..4].copy_from_slice(&c.0.to_be_bytes());
+        out[4..8].copy_from_slice(&c.1.to_be_bytes());
+    }
+    iv[0..4].copy_from_slice(&c.0.to_be_bytes());
+    iv[4..8].copy_from_slice(&c.1.to_be_bytes());
 }
 
 /// Any number of blocks: four at a time, then two, then one.
