@@ -237,7 +237,7 @@ pub(crate) fn cbc_encrypt<const RK: usize>(k: &[u64; RK], request: CbcEncrypt<'_
     *iv = words_out((y.0 ^ kout.0, y.1 ^ kout.1)).into();
 }
 
-/// [`decrypt`] on the block's big-endian halves (out of line, as [`encrypt_words`]).
+/// [`decrypt`] on the block's big-endian halves, out of line (as [`encrypt_words`]'s rounds).
 #[inline(never)]
 pub(crate) fn decrypt_words<const RK: usize>(k: &[u64; RK], hi: u64, lo: u64) -> (u64, u64) {
     let mut d1 = xor(split(hi), split(k[RK - 2]));
