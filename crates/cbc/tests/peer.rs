@@ -221,7 +221,7 @@ cipher_test!(published_blowfish, blowfish::Blowfish, 0xCB_0006);
 // blocks with parallel backends.
 cipher_test!(ours_des, simdcrypt_des::Des, 0xCB_0007);
 cipher_test!(ours_tdes, simdcrypt_des::TdesEde3, 0xCB_0008);
-// Blowfish, CAST5 and Camellia run the request in their own loops (`soft::cbc_encrypt`,
+// Blowfish, CAST5, Camellia, IDEA and RC2 run the request in their own loops (`soft::cbc_encrypt`,
 // the chain in registers); the published `cbc` drives the same cipher one block at a time.
 cipher_test!(ours_blowfish, simdcrypt_blowfish::Blowfish, 0xCB_0009);
 cipher_test!(ours_blowfish_le, simdcrypt_blowfish::BlowfishLE, 0xCB_000D);
@@ -229,3 +229,5 @@ cipher_test!(ours_camellia128, simdcrypt_camellia::Camellia128, 0xCB_000A);
 cipher_test!(ours_camellia192, simdcrypt_camellia::Camellia192, 0xCB_000B);
 cipher_test!(ours_camellia256, simdcrypt_camellia::Camellia256, 0xCB_000C);
 cipher_test!(ours_cast5, simdcrypt_cast5::Cast5, 0xCB_000E);
+cipher_test!(ours_idea, simdcrypt_idea::Idea, 0xCB_000F);
+cipher_test!(ours_rc2, simdcrypt_rc2::Rc2, 0xCB_0010);

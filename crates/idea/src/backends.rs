@@ -8,6 +8,7 @@
 
 use crate::LENGTH_SUB_KEYS;
 use cipher::{BlockCipherDecClosure, BlockCipherEncClosure, consts::U8};
+use simdcrypt_dispatch::modes::CbcEncrypt;
 
 simdcrypt_dispatch::backends! {
     crate: "idea", cfg: idea_backend;
@@ -40,13 +41,18 @@ simdcrypt_dispatch::backends! {
     }
 }
 
-/// Runs `f` with `backend`'s encryption under subkeys `k`.
+/// Runs `f` with `backend`'s encryption under subkeys `k`. `cbc`'s CBC-encryption
+/// request runs in `soft::cbc_encrypt`'s loop on every backend: a chain is one block at a
+/// time, which is the `soft` code everywhere.
 #[inline]
 pub(crate) fn encrypt(
     backend: Backend,
     k: &[u16; LENGTH_SUB_KEYS],
     f: impl BlockCipherEncClosure<BlockSize = U8>,
 ) {
+    let Err(f) = CbcEncrypt::intercept(f, |request| soft::cbc_encrypt(k, request)) else {
+        return;
+    };
     dispatch!(backend => encrypt(k, f), soft => f.call(&soft::Backend(k)))
 }
 
