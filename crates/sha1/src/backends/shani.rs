@@ -45,11 +45,22 @@ macro_rules! rotl2 {
     }};
 }
 
-/// The first eight message groups of `block` (`W[0..32]`): the byte-swapped block and
-/// four groups of the FIPS recurrence by `sha1msg1`/`sha1msg2`.
+/// Message group `g` by the FIPS recurrence `W[t] = rotl(W[t-3] ^ W[t-8] ^ W[t-14] ^
+/// W[t-16], 1)` with `sha1msg1`/`sha1msg2`: it needs groups `g-4..g` of `w`.
+macro_rules! fips {
+    ($w:expr, $g:expr) => {{
+        let (w, g) = (&$w, $g);
+        let x = _mm_sha1msg1_epu32(w[g - 4], w[g - 3]);
+        _mm_sha1msg2_epu32(_mm_xor_si128(x, w[g - 2]), w[g - 1])
+    }};
+}
+
+/// The first eight message groups of `block` (`W[0..32]`): the byte-swapped block and,
+/// unless `lazy`, four groups of the FIPS recurrence by `sha1msg1`/`sha1msg2` (`lazy`:
+/// zeros, for [`compress`] to fill in between the rounds of a lone block).
 #[inline]
 #[target_feature(enable = "sha,sse2,ssse3,sse4.1")]
-fn head(block: &[u8; 64]) -> [__m128i; 8] {
+fn head(block: &[u8; 64], lazy: bool) -> [__m128i; 8] {
     // Reverses the 16 bytes: big-endian words, `W[4g]` in the top lane.
     let bswap = _mm_set_epi64x(0x0001_0203_0405_0607, 0x0809_0A0B_0C0D_0E0F);
     let p: *const __m128i = block.as_ptr().cast();
@@ -66,10 +77,10 @@ fn head(block: &[u8; 64]) -> [__m128i; 8] {
     for (w, raw) in w.iter_mut().zip(raw) {
         *w = _mm_shuffle_epi8(raw, bswap);
     }
-    // W[t] = rotl(W[t-3] ^ W[t-8] ^ W[t-14] ^ W[t-16], 1)
-    for g in 4..8 {
-        let x = _mm_sha1msg1_epu32(w[g - 4], w[g - 3]);
-        w[g] = _mm_sha1msg2_epu32(_mm_xor_si128(x, w[g - 2]), w[g - 1]);
+    if !lazy {
+        for g in 4..8 {
+            w[g] = fips!(w, g);
+        }
     }
     w
 }
@@ -93,14 +104,14 @@ pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
 
     // One block alone: nothing to pipeline with (see `schedule!`).
     let single = rest.is_empty();
-    let mut next = head(first);
+    let mut next = head(first, single);
     let mut rest = rest.iter();
     loop {
         let mut w = [_mm_setzero_si128(); 20];
         w[..8].copy_from_slice(&next);
         let more = rest.next();
         if let Some(block) = more {
-            next = head(block);
+            next = head(block, false);
         }
 
         // Message group `$g` >= 8. A run of blocks uses the recurrence
@@ -114,8 +125,7 @@ pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
         macro_rules! schedule {
             ($g:literal) => {
                 if single {
-                    let x = _mm_sha1msg1_epu32(w[$g - 4], w[$g - 3]);
-                    w[$g] = _mm_sha1msg2_epu32(_mm_xor_si128(x, w[$g - 2]), w[$g - 1]);
+                    w[$g] = fips!(w, $g);
                 } else {
                     // W[t-6..t-2] straddles groups g-2 and g-1.
                     let w6 = _mm_alignr_epi8::<8>(w[$g - 2], w[$g - 1]);
@@ -138,13 +148,22 @@ pub(super) fn compress(state: &mut [u32; 5], blocks: &[[u8; 64]]) {
             };
         }
 
-        // Rounds 0..4: E comes from the state, not from sha1nexte.
+        // Rounds 0..4: E comes from the state, not from sha1nexte. A lone block computes
+        // groups 4..8 here, each three round groups before it is used, rather than all
+        // in `head` ahead of round 0: `sha1msg1`/`sha1msg2` share `sha1rnds4`'s execution
+        // unit, and issued first they delay the start of the chain. (Intel Xeon, a
+        // 16-byte `Sha1::digest` in a 20-line loop against sha1 0.11.0, five alternating
+        // runs of each build: 0.98–1.00× before, 1.00–1.02× after.)
         e0 = _mm_add_epi32(e0, w[0]);
         e1 = abcd;
         abcd = _mm_sha1rnds4_epu32::<0>(abcd, e0);
+        if single { w[4] = fips!(w, 4); }
         rounds4!(e1, e0, 1, 0);
+        if single { w[5] = fips!(w, 5); }
         rounds4!(e0, e1, 2, 0);
+        if single { w[6] = fips!(w, 6); }
         rounds4!(e1, e0, 3, 0);
+        if single { w[7] = fips!(w, 7); }
         rounds4!(e0, e1, 4, 0);
         rounds4!(e1, e0, 5, 1);
         rounds4!(e0, e1, 6, 1);
