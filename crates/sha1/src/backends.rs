@@ -104,6 +104,38 @@ impl Backend {
         }
     }
 
+    /// Absorbs the end of a message into `state`: `data`, the bytes after its last
+    /// whole block (fewer than 64), then the padding (`0x80`, zeros and the big-endian
+    /// 64-bit `bit_len`), one block or two. `shani` builds them in registers (see
+    /// `shani::finalize`); the others from memory, as `block-buffer` does.
+    #[inline(never)]
+    pub(crate) fn finalize(self, state: &mut [u32; 5], data: &[u8], bit_len: u64) {
+        match self {
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            // SAFETY: as in `compress`.
+            Backend::Shani(_) => unsafe { shani::finalize(state, data, bit_len) },
+            #[cfg(all(
+                any(target_arch = "x86", target_arch = "x86_64"),
+                simdcrypt_rustc = "1.89"
+            ))]
+            // SAFETY: a `token::Shani` proves SHA-NI as in `compress`.
+            Backend::Avx512(_) if token::Shani::get().is_some() => unsafe {
+                shani::finalize(state, data, bit_len)
+            },
+            _ => {
+                let mut blocks = [[0u8; 64]; 2];
+                blocks[0][..data.len()].copy_from_slice(data);
+                blocks[0][data.len()] = 0x80;
+                let n = if data.len() < 56 { 1 } else { 2 };
+                blocks[n - 1][56..].copy_from_slice(&bit_len.to_be_bytes());
+                self.compress(state, &blocks[..n]);
+            }
+        }
+    }
+
     /// SHA-1 of each message of `msgs` into the same index of `out` (equal
     /// lengths), several messages at a time in SIMD lanes where the backend has a
     /// lane kernel.
