@@ -216,6 +216,19 @@ pub mod __backends {
         Backend::named(name).compress(state, blocks)
     }
 
+    /// The end of a message with backend `name`: `data` (fewer than 64 bytes) and the
+    /// padding with the 64-bit `bit_len`, absorbed into `state`.
+    ///
+    /// # Panics
+    /// If `name` is unknown or cannot run on this CPU, or `data` has 64 bytes or more.
+    pub fn finalize_with(name: &str, state: &mut [u32; 5], data: &[u8], bit_len: u64) {
+        assert!(
+            data.len() < 64,
+            "finalize_with: the rest of a message is under 64 bytes"
+        );
+        Backend::named(name).finalize(state, data, bit_len)
+    }
+
     /// Multi-buffer SHA-1 ([`crate::multi::digest_into`]) with backend `name`.
     ///
     /// # Panics
