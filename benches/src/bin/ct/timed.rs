@@ -178,6 +178,14 @@ macro_rules! cipher {
 macro_rules! compress {
     ($name:literal, $krate:ident, $backend:literal, $f:ident, $w:literal, $regs:ident,
      [$($code:literal),*]) => {
+        compress!(
+            $name, $krate, $backend, with |s, b| $krate::__backends::$f($backend, s, b),
+            $w, $regs, [$($code),*]
+        )
+    };
+    // `run`: a `fn(&mut [u32; W], &[[u8; 64]])` over the four secret blocks.
+    ($name:literal, $krate:ident, $backend:literal, with $run:expr, $w:literal,
+     $regs:ident, [$($code:literal),*]) => {
         Timed {
             name: $name,
             secret: "data",
@@ -189,7 +197,7 @@ macro_rules! compress {
                     return Err($backend);
                 }
                 Ok(Box::new(CompressM::<$w> {
-                    f: |s, b| $krate::__backends::$f($backend, s, b),
+                    f: $run,
                     state: [0; $w],
                     blocks: vec![[0; 64]; 4],
                 }))
@@ -638,23 +646,16 @@ pub const TIMED: &[Timed] = &[
             "sha1::backends::avx2::rounds"
         ]
     ),
-    Timed {
-        name: "sha1-shani",
-        secret: "data",
-        code: &["sha1::backends::shani::"],
-        regs: Regs::Vector,
-        known: "",
-        make: || {
-            if !sha1::__backends::available("shani") {
-                return Err("shani");
-            }
-            Ok(Box::new(CompressM::<5> {
-                f: sha1_shani_message,
-                state: [0; 5],
-                blocks: vec![[0; 64]; 4],
-            }))
-        },
-    },
+    // Three blocks, then the end of a message in registers (`shani::finalize`).
+    compress!(
+        "sha1-shani",
+        sha1,
+        "shani",
+        with sha1_shani_message,
+        5,
+        Vector,
+        ["sha1::backends::shani::"]
+    ),
     many!(
         "sha1-avx2-mb",
         sha1,
