@@ -221,8 +221,9 @@ cipher_test!(published_blowfish, blowfish::Blowfish, 0xCB_0006);
 // blocks with parallel backends.
 cipher_test!(ours_des, simdcrypt_des::Des, 0xCB_0007);
 cipher_test!(ours_tdes, simdcrypt_des::TdesEde3, 0xCB_0008);
-// Blowfish, CAST5, Camellia, IDEA and RC2 run the request in their own loops (`soft::cbc_encrypt`,
-// the chain in registers); the published `cbc` drives the same cipher one block at a time.
+// Blowfish, CAST5, Camellia and IDEA run the request in their own loops
+// (`soft::cbc_encrypt`, the chain in registers), RC2 the plain chain; the published `cbc`
+// drives the same cipher one block at a time.
 cipher_test!(ours_blowfish, simdcrypt_blowfish::Blowfish, 0xCB_0009);
 cipher_test!(ours_blowfish_le, simdcrypt_blowfish::BlowfishLE, 0xCB_000D);
 cipher_test!(ours_camellia128, simdcrypt_camellia::Camellia128, 0xCB_000A);

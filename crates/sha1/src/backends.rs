@@ -8,6 +8,10 @@
 //! multi-buffer hashing too, see the crate docs); the result is stored in `Sha1Core` at
 //! construction, so a bulk update dispatches once.
 
+/// `Sha1Core`'s buffer: the bytes after the last whole block.
+pub(crate) type Buffer =
+    digest::block_buffer::BlockBuffer<digest::consts::U64, digest::block_api::Eager>;
+
 simdcrypt_dispatch::backends! {
     crate: "sha1", cfg: sha1_backend;
     /// Portable Rust, every target.
@@ -104,36 +108,31 @@ impl Backend {
         }
     }
 
-    /// Absorbs the end of a message into `state`: `data`, the bytes after its last
-    /// whole block (fewer than 64), then the padding (`0x80`, zeros and the big-endian
-    /// 64-bit `bit_len`), one block or two. `shani` builds them in registers (see
-    /// `shani::finalize`); the others from memory, as `block-buffer` does.
+    /// Absorbs the end of a message into `state`: the bytes of `buffer` (those after its
+    /// last whole block), then the padding (`0x80`, zeros and the big-endian 64-bit
+    /// `bit_len`), one block or two; `buffer` ends empty. `shani` builds the blocks in
+    /// registers (see `shani::finalize`); the others pad `buffer` in place, as
+    /// RustCrypto's `sha1` does.
     #[inline(never)]
-    pub(crate) fn finalize(self, state: &mut [u32; 5], data: &[u8], bit_len: u64) {
+    pub(crate) fn finalize(self, state: &mut [u32; 5], buffer: &mut Buffer, bit_len: u64) {
         match self {
             #[cfg(all(
                 any(target_arch = "x86", target_arch = "x86_64"),
                 simdcrypt_rustc = "1.89"
             ))]
             // SAFETY: as in `compress`.
-            Backend::Shani(_) => unsafe { shani::finalize(state, data, bit_len) },
+            Backend::Shani(_) => unsafe { shani::finalize(state, buffer.get_data(), bit_len) },
             #[cfg(all(
                 any(target_arch = "x86", target_arch = "x86_64"),
                 simdcrypt_rustc = "1.89"
             ))]
             // SAFETY: a `token::Shani` proves SHA-NI as in `compress`.
             Backend::Avx512(_) if token::Shani::get().is_some() => unsafe {
-                shani::finalize(state, data, bit_len)
+                shani::finalize(state, buffer.get_data(), bit_len)
             },
-            _ => {
-                let mut blocks = [[0u8; 64]; 2];
-                blocks[0][..data.len()].copy_from_slice(data);
-                blocks[0][data.len()] = 0x80;
-                let n = if data.len() < 56 { 1 } else { 2 };
-                blocks[n - 1][56..].copy_from_slice(&bit_len.to_be_bytes());
-                self.compress(state, &blocks[..n]);
-            }
+            _ => return buffer.len64_padding_be(bit_len, |b| self.compress(state, &[b.0])),
         }
+        buffer.reset();
     }
 
     /// SHA-1 of each message of `msgs` into the same index of `out` (equal
@@ -226,7 +225,7 @@ pub mod __backends {
             data.len() < 64,
             "finalize_with: the rest of a message is under 64 bytes"
         );
-        Backend::named(name).finalize(state, data, bit_len)
+        Backend::named(name).finalize(state, &mut super::Buffer::new(data), bit_len)
     }
 
     /// Multi-buffer SHA-1 ([`crate::multi::digest_into`]) with backend `name`.

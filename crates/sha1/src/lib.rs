@@ -117,10 +117,9 @@
 //! Checked by `cargo xtask ct` (on AMD Zen 4, issue 24), data secret: the compression of
 //! `soft`, `avx2` and `shani` (with `shani`'s end of a message, which builds the padding
 //! in registers; on the Intel Xeon since) and the multi-buffer hashing of `avx2` and
-//! `avx512` pass the
-//! timing test (dudect, fixed vs random data) and the disassembly scan (no
-//! secret-dependent branch or address, no table load); `soft` and `avx2` also valgrind
-//! memcheck (valgrind cannot run SHA-NI).
+//! `avx512` pass the timing test (dudect, fixed vs random data) and the disassembly scan
+//! (no secret-dependent branch or address, no table load); `soft` and `avx2` also
+//! valgrind memcheck (valgrind cannot run SHA-NI).
 //!
 //! # Configuration
 //!
@@ -306,8 +305,7 @@ pub mod block_api {
                 .wrapping_add(buffer.get_pos() as u64)
                 .wrapping_mul(8);
             let mut h = self.h;
-            self.backend.finalize(&mut h, buffer.get_data(), bit_len);
-            buffer.reset();
+            self.backend.finalize(&mut h, buffer, bit_len);
             for (chunk, v) in out.chunks_exact_mut(4).zip(h.iter()) {
                 chunk.copy_from_slice(&v.to_be_bytes());
             }

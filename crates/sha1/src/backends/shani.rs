@@ -311,13 +311,13 @@ mod tests {
         );
     }
 
-    /// `finalize` in registers against the padding in memory (`soft`'s), for every
-    /// length of the rest, at every offset of a 16-byte line, random bit lengths (the
-    /// count is not checked against the data: any 64-bit value is padded), on both
-    /// backends that run it.
+    /// `finalize` in registers against `block-buffer`'s padding in memory (`soft`'s),
+    /// for every length of the rest, at every offset of a 16-byte line, random bit
+    /// lengths (the count is not checked against the data: any 64-bit value is padded),
+    /// on both backends that run it.
     #[test]
     fn finalize_matches_soft() {
-        use super::super::Backend;
+        use super::super::{Backend, Buffer};
         let mut rng = testkit::Rng::new(testkit::seed(0x5A1F));
         for name in ["shani", "avx512"] {
             if !testkit::available(name, available(name)) {
@@ -334,8 +334,8 @@ mod tests {
                         _ => rng.next_u64(),
                     };
                     let (mut ours, mut theirs) = (state, state);
-                    backend.finalize(&mut ours, data, bit_len);
-                    Backend::Soft.finalize(&mut theirs, data, bit_len);
+                    backend.finalize(&mut ours, &mut Buffer::new(data), bit_len);
+                    Backend::Soft.finalize(&mut theirs, &mut Buffer::new(data), bit_len);
                     assert_eq!(ours, theirs, "{name}: {len} bytes at offset {offset}");
                 }
             }
