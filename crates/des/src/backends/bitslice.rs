@@ -626,6 +626,9 @@ mod tests {
         fn andnot(a: Self, b: Self) -> Self {
             W(!a.0 & b.0)
         }
+        // Out of line: unrolled into each of the networks' thousands of gates, this
+        // loop made the test build take 1½ minutes of `rustc` (2 MB of code).
+        #[inline(never)]
         fn tl<const IMM: i32>(a: Self, b: Self, c: Self) -> Self {
             let mut r = 0;
             for bit in 0..64 {

@@ -598,7 +598,14 @@ pub(crate) fn crypt1<const P: usize>(
 pub(crate) const PAR: usize = 4;
 
 /// `blocks` through `passes`, four at a time, then one at a time.
-#[inline(always)]
+///
+/// Out of line: one copy per pass count. Inlined, its unrolled rounds (both key orders
+/// of every pass, four blocks wide) were copied into every `cipher` closure that runs
+/// `soft` or the tails of `avx2`/`avx512`, about 36 KB of code for each mode, counter
+/// flavor and direction of every caller: most of the 5½ minutes `rustc` spent on `ctr`'s
+/// differential test (Intel Xeon, 2026-12-07). One call per request costs a few cycles
+/// beside a DES block's 16 rounds; single blocks keep the inlined [`crypt1`].
+#[inline(never)]
 pub(crate) fn crypt_blocks<const P: usize>(
     ks: &[Ks],
     passes: &Passes<P>,
