@@ -837,35 +837,15 @@ pub(crate) fn crypt_words<W: Word, const R: usize>(
     from_planes(&s)
 }
 
-/// Encrypts or decrypts up to four blocks from `input` as one batch, in [`batch_enc`] or
-/// [`batch_dec`].
+/// Encrypts or decrypts up to four blocks from `input` as one batch.
 #[inline(always)]
 fn batch<const R: usize>(rk: &[State; R], blocks: [&[u8; 16]; 4], enc: bool) -> [[u8; 16]; 4] {
+    let mut s = pack(blocks);
     if enc {
-        batch_enc(rk, blocks)
+        encrypt_batch(rk, &mut s);
     } else {
-        batch_dec(rk, blocks)
+        decrypt_batch(rk, &mut s);
     }
-}
-
-/// One encryption batch, out of line: one copy per key size. Inlined, the bitsliced
-/// rounds (about 20 KB of code) were copied into every `cipher` closure that runs this
-/// backend, or `avx2`, whose tails come here: every mode, counter flavor and direction of
-/// every caller. `cbc`'s test of RustCrypto's suite took 5½ minutes of `rustc` for that
-/// (Intel Xeon, 2026-12-07); a call per batch of four blocks costs nothing measurable
-/// beside the batch's thousands of instructions.
-#[inline(never)]
-fn batch_enc<const R: usize>(rk: &[State; R], blocks: [&[u8; 16]; 4]) -> [[u8; 16]; 4] {
-    let mut s = pack(blocks);
-    encrypt_batch(rk, &mut s);
-    unpack(&s)
-}
-
-/// One decryption batch, out of line as [`batch_enc`].
-#[inline(never)]
-fn batch_dec<const R: usize>(rk: &[State; R], blocks: [&[u8; 16]; 4]) -> [[u8; 16]; 4] {
-    let mut s = pack(blocks);
-    decrypt_batch(rk, &mut s);
     unpack(&s)
 }
 
@@ -875,38 +855,56 @@ fn block_ref(b: &Block) -> &[u8; 16] {
 
 #[inline(always)]
 pub(crate) fn one<const R: usize>(rk: &[State; R], mut block: InOut<'_, '_, Block>, enc: bool) {
-    let zero = [0u8; 16];
-    let input = block.clone_in();
-    let out = batch(rk, [block_ref(&input), &zero, &zero, &zero], enc);
-    *block.get_out() = out[0].into();
+    let mut b = [block.clone_in()];
+    tail(rk, (&mut b[..]).into(), enc);
+    *block.get_out() = b[0];
 }
 
 #[inline(always)]
 fn par<const R: usize>(
     rk: &[State; R],
-    mut blocks: InOut<'_, '_, ParBlocks<Backend<'_, R>>>,
+    blocks: InOut<'_, '_, ParBlocks<Backend<'_, R>>>,
     enc: bool,
 ) {
-    let input = blocks.clone_in();
-    let out = batch(rk, core::array::from_fn(|k| block_ref(&input[k])), enc);
-    for (k, o) in out.iter().enumerate() {
-        blocks.get(k).get_out().copy_from_slice(o);
+    tail(rk, blocks.into_buf(), enc);
+}
+
+/// Any number of blocks, four per batch, in [`tail_enc`] or [`tail_dec`].
+#[inline(always)]
+pub(crate) fn tail<const R: usize>(rk: &[State; R], blocks: InOutBuf<'_, '_, Block>, enc: bool) {
+    if enc {
+        tail_enc(rk, blocks)
+    } else {
+        tail_dec(rk, blocks)
     }
 }
 
-/// Any number of blocks, four per batch.
+/// Encryption of any number of blocks, out of line: one copy per key size. Inlined, the
+/// bitsliced rounds (about 20 KB of code) were copied into every `cipher` closure that
+/// runs this backend, or `avx2`, whose short tails come here: every mode, counter flavor
+/// and direction of every caller. `cbc`'s test of RustCrypto's suite took 5½ minutes of
+/// `rustc` for that (Intel Xeon, 2026-12-07). The call is one per request, not one per
+/// batch: out of line, a batch of four blocks took about 15 % longer.
+#[inline(never)]
+fn tail_enc<const R: usize>(rk: &[State; R], blocks: InOutBuf<'_, '_, Block>) {
+    batches(rk, blocks, true);
+}
+
+/// Decryption of any number of blocks, out of line as [`tail_enc`].
+#[inline(never)]
+fn tail_dec<const R: usize>(rk: &[State; R], blocks: InOutBuf<'_, '_, Block>) {
+    batches(rk, blocks, false);
+}
+
+/// `blocks` four at a time, the last batch padded (one copy of the batch's code).
 #[inline(always)]
-pub(crate) fn tail<const R: usize>(
-    rk: &[State; R],
-    mut blocks: InOutBuf<'_, '_, Block>,
-    enc: bool,
-) {
-    while blocks.len() > 4 {
-        let (head, rest) = blocks.split_at(4);
+fn batches<const R: usize>(rk: &[State; R], mut blocks: InOutBuf<'_, '_, Block>, enc: bool) {
+    while !blocks.is_empty() {
+        let n = blocks.len().min(4);
+        let (head, rest) = blocks.split_at(n);
         up_to_four(rk, head, enc);
         blocks = rest;
     }
-    up_to_four(rk, blocks, enc);
 }
 
 /// Up to four blocks as one batch.
